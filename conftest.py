@@ -1,0 +1,3 @@
+"""Root conftest: loads the grader plugin (nothing else)."""
+
+pytest_plugins = ["grader.plugin"]

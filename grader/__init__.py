@@ -1,0 +1,1 @@
+"""The pytest grader of the 'queue' and 'mq' labs."""

@@ -1,0 +1,72 @@
+"""Grader settings, resolved once from the command line into a frozen dataclass."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+LABS = ("queue", "mq")
+DEFAULT_STUDENT_FIXTURES = Path("/opt/lab/fixtures")
+DEFAULT_STATE_DIR = Path("/var/tmp/lab-grader")
+
+
+@dataclass(frozen=True)
+class GraderConfig:
+    lab_root: Path | None  # None: grade a fresh walkthrough of the reference solution
+    fixtures_dir: Path | None  # None: build the fixtures into the run's scratch tree
+    labs: tuple[str, ...]
+    results_json: Path | None
+    state_dir: Path
+    broker: str
+    amqp_url: str | None
+    seed: int
+    workers: int
+
+    @property
+    def student_mode(self) -> bool:
+        return self.lab_root is not None
+
+    @classmethod
+    def from_pytest(cls, config: pytest.Config) -> GraderConfig:
+        def path(name: str) -> Path | None:
+            value = config.getoption(name)
+            return Path(value).resolve() if value else None
+
+        lab_root = path("lab_root")
+        fixtures_dir = path("fixtures_dir")
+        if lab_root is not None and fixtures_dir is None:
+            fixtures_dir = DEFAULT_STUDENT_FIXTURES
+        lab = config.getoption("lab")
+        seed = config.getoption("grader_seed")
+        return cls(
+            lab_root=lab_root,
+            fixtures_dir=fixtures_dir,
+            labs=LABS if lab is None else (lab,),
+            results_json=path("results_json"),
+            state_dir=path("state_dir") or DEFAULT_STATE_DIR,
+            broker=config.getoption("broker"),
+            amqp_url=config.getoption("amqp_url"),
+            seed=random.SystemRandom().randrange(1 << 31) if seed is None else seed,
+            workers=config.getoption("grader_workers"),
+        )
+
+
+def add_options(parser: pytest.Parser) -> None:
+    group = parser.getgroup("grader", "lab grader")
+    group.addoption("--lab-root", help="grade this lab root (a student's: /root); "
+                    "default: a fresh walkthrough of the reference solution")
+    group.addoption("--fixtures-dir", help="the lab fixture tree (default with --lab-root: "
+                    f"{DEFAULT_STUDENT_FIXTURES}; otherwise built fresh)")
+    group.addoption("--lab", choices=LABS, help="grade one lab only")
+    group.addoption("--results-json", help="write Gradescope-format results to this file")
+    group.addoption("--state-dir", help=f"where snapshots and scratch live ({DEFAULT_STATE_DIR})")
+    group.addoption("--broker", default="auto",
+                    choices=("auto", "local", "student", "url", "container"),
+                    help="RabbitMQ backend for the mq lab (default: auto)")
+    group.addoption("--amqp-url", help="with --broker url: an AMQP URL with admin rights")
+    group.addoption("--grader-seed", type=int, help="seed of the randomised fixtures")
+    group.addoption("--grader-workers", type=int, default=6,
+                    help="scenarios run at once (default 6)")

@@ -1,0 +1,1 @@
+"""Machinery the checks stand on: runners, snapshots, observers, brokers. No checks here."""

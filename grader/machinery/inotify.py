@@ -1,0 +1,145 @@
+"""Watch the queue directories with inotify and tell how each file travelled.
+
+A consumer that claims a file renames it inbox -> processing -> done; one that reads straight
+from inbox shows inbox -> done; a poison loop shows processing -> inbox. A copy shows up as
+a CREATE without a move. Events are paired by the kernel's rename cookie.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import select
+import struct
+import threading
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+IN_OPEN = 0x20
+IN_MOVED_FROM = 0x40
+IN_MOVED_TO = 0x80
+IN_CREATE = 0x100
+IN_DELETE = 0x200
+IN_Q_OVERFLOW = 0x4000
+IN_ISDIR = 0x40000000
+IN_NONBLOCK = 0o4000
+IN_CLOEXEC = 0o2000000
+WATCHED = IN_OPEN | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE
+HEADER = struct.Struct("iIII")
+
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+@dataclass(frozen=True)
+class Event:
+    where: str  # label of the watched directory ("inbox", "processing", ...)
+    name: str
+    mask: int
+    cookie: int
+
+
+@dataclass
+class Travel:
+    """Where each file (by its name in inbox when watching began) went, in order."""
+
+    hops: dict[str, list[str]] = field(default_factory=dict)
+    copied: set[str] = field(default_factory=set)  # appeared somewhere by create, not by move
+    opened_in_inbox: set[str] = field(default_factory=set)
+    overflow: bool = False
+
+    def skipped_processing(self) -> list[str]:
+        """Files whose first step out of inbox did not go to processing/ by a move."""
+        return sorted(
+            name
+            for name, hops in self.hops.items()
+            if len(hops) > 1 and (hops[1] != "processing" or name in self.copied)
+        )
+
+    def sent_back_to_inbox(self) -> list[str]:
+        return sorted(
+            name
+            for name, hops in self.hops.items()
+            if any(a != "inbox" and b == "inbox" for a, b in zip(hops, hops[1:], strict=False))
+        )
+
+
+class Watcher:
+    """Collects events of a few directories on a thread until ``stop``."""
+
+    def __init__(self, dirs: Mapping[str, Path]) -> None:
+        self._fd = _libc.inotify_init1(IN_NONBLOCK | IN_CLOEXEC)
+        if self._fd < 0:
+            raise OSError(ctypes.get_errno(), "inotify_init1 failed")
+        self._labels: dict[int, str] = {}
+        for label, path in dirs.items():
+            wd = _libc.inotify_add_watch(self._fd, os.fsencode(path), WATCHED)
+            if wd < 0:
+                raise OSError(ctypes.get_errno(), f"inotify_add_watch {path} failed")
+            self._labels[wd] = label
+        self.events: list[Event] = []
+        self.overflow = False
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        poller = select.poll()
+        poller.register(self._fd, select.POLLIN)
+        while True:
+            ready = poller.poll(50)
+            if not ready and self._stopping.is_set():
+                break
+            if ready:
+                self._parse(os.read(self._fd, 1 << 20))
+
+    def _parse(self, data: bytes) -> None:
+        offset = 0
+        while offset < len(data):
+            wd, mask, cookie, length = HEADER.unpack_from(data, offset)
+            raw = data[offset + HEADER.size : offset + HEADER.size + length]
+            offset += HEADER.size + length
+            if mask & IN_Q_OVERFLOW:
+                self.overflow = True
+            elif not mask & IN_ISDIR and wd in self._labels:
+                name = raw.rstrip(b"\0").decode("utf-8", "surrogateescape")
+                self.events.append(Event(self._labels[wd], name, mask, cookie))
+
+    def stop(self) -> list[Event]:
+        self._stopping.set()
+        self._thread.join()
+        os.close(self._fd)
+        return self.events
+
+
+def travel(events: Iterable[Event], inbox_names: Iterable[str], overflow: bool = False) -> Travel:
+    """Follow every file that was in inbox when watching began through the events."""
+    result = Travel(overflow=overflow)
+    where: dict[tuple[str, str], str] = {}  # (dir, name) -> original inbox name
+    for name in inbox_names:
+        where[("inbox", name)] = name
+        result.hops[name] = ["inbox"]
+    leaving: dict[int, str] = {}
+    for ev in events:
+        key = (ev.where, ev.name)
+        if ev.mask & IN_OPEN and ev.where == "inbox" and key in where:
+            result.opened_in_inbox.add(where[key])
+        elif ev.mask & IN_MOVED_FROM:
+            if key in where:
+                leaving[ev.cookie] = where.pop(key)
+        elif ev.mask & IN_MOVED_TO:
+            origin = leaving.pop(ev.cookie, None)
+            if origin is not None:
+                where[key] = origin
+                result.hops[origin].append(ev.where)
+        elif ev.mask & IN_CREATE:
+            copies = [o for (_, n), o in where.items() if n == ev.name]
+            if copies:
+                where[key] = copies[0]
+                result.hops[copies[0]].append(ev.where)
+                result.copied.add(copies[0])
+        elif ev.mask & IN_DELETE:
+            where.pop(key, None)
+    for origin in leaving.values():  # moved somewhere unwatched
+        result.hops[origin].append("(밖)")
+    return result

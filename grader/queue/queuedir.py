@@ -1,0 +1,50 @@
+"""The queue directory: listing it, fingerprinting it, resetting it for a behaviour check."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from pathlib import Path
+
+from grader.queue import ledger
+
+DIRS = ("inbox", "processing", "done", "error")
+Listing = dict[str, frozenset[str]]
+
+
+def listing(q: Path) -> Listing:
+    """Names of the regular files directly inside each queue directory."""
+    return {
+        d: frozenset(p.name for p in (q / d).iterdir() if p.is_file()) if (q / d).is_dir()
+        else frozenset()
+        for d in DIRS
+    }
+
+
+def fingerprint(q: Path) -> dict[str, str]:
+    """Every path under the four directories with a hash of its bytes ('dir' for a directory)."""
+    out: dict[str, str] = {}
+    for d in DIRS:
+        base = q / d
+        if not base.exists():
+            continue
+        for path in sorted(base.rglob("*")):
+            rel = str(path.relative_to(q))
+            out[rel] = "dir" if path.is_dir() else hashlib.sha256(path.read_bytes()).hexdigest()
+    return out
+
+
+def reset(q: Path) -> None:
+    """Empty the four directories and the processed table; the student's scripts stay."""
+    for d in DIRS:
+        path = q / d
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        elif path.exists() or path.is_symlink():
+            path.unlink()
+        path.mkdir(parents=True)
+    ledger.clear_processed(q / "ledger.db")
+
+
+def counts_text(found: Listing) -> str:
+    return ", ".join(f"{d} {len(found[d])}" for d in DIRS)

@@ -1,0 +1,84 @@
+"""Step 2: schema.csv describes the valid messages' fields, types and roles."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+
+import pytest
+
+from fixtures.queue_messages import FIELD_KINDS, IDEMPOTENCY_KEY, SEQUENCE_FIELD
+from grader.queue.lab import QueueLab
+from grader.verdict import Check
+
+HEADER = "field,type,role"
+ROLES = {IDEMPOTENCY_KEY: "idempotency-key", SEQUENCE_FIELD: "sequence"}
+_STRING = {"string", "str", "text", "varchar", "char", "character", "nvarchar", "utf8"}
+_INTEGER = {"integer", "int", "bigint", "smallint", "long", "int32", "int64"}
+_NUMBER = _INTEGER | {"number", "numeric", "decimal", "float", "double", "real", "money"}
+_TIME = {"datetime", "timestamp", "date-time", "date", "time", "iso8601", "iso-8601",
+         "timestamptz", "timestamp with time zone", "instant", "zoneddatetime"}
+PLAUSIBLE = {"string": _STRING, "integer": _INTEGER, "number": _NUMBER, "timestamp": _STRING | _TIME}
+
+
+def _rows(queue_lab: QueueLab, req: Check) -> tuple[str, list[dict[str, str]]]:
+    path = queue_lab.saved / "schema.csv"
+    req.needs(path, queue_lab.shown("schema.csv"))
+    text = path.read_text(encoding="utf-8-sig", errors="replace")
+    lines = text.splitlines()
+    header = lines[0].strip() if lines else ""
+    reader = csv.reader(io.StringIO("\n".join(lines[1:])))
+    rows = [
+        {"field": r[0].strip(), "type": (r[1] if len(r) > 1 else "").strip(),
+         "role": (r[2] if len(r) > 2 else "").strip()}
+        for r in reader if any(cell.strip() for cell in r)
+    ]
+    return header, rows
+
+
+def _kind(type_name: str) -> str:
+    return re.sub(r"\(.*\)$", "", type_name.strip().lower()).strip()
+
+
+@pytest.mark.req("Q2.1")
+def test_Q2_1_header(req: Check, queue_lab: QueueLab) -> None:
+    header, _ = _rows(queue_lab, req)
+    req.expect(header == HEADER, f"첫 줄이 {header!r} (기대: {HEADER!r})")
+
+
+@pytest.mark.req("Q2.2")
+def test_Q2_2_fields_of_the_valid_messages(req: Check, queue_lab: QueueLab) -> None:
+    _, rows = _rows(queue_lab, req)
+    listed = {r["field"] for r in rows}
+    expected = queue_lab.expected.fields
+    missing, extra = sorted(expected - listed), sorted(listed - expected)
+    req.expect(
+        not missing and not extra,
+        f"빠진 필드: {', '.join(missing) or '없음'}; 메시지에 없는 필드: {', '.join(extra) or '없음'}",
+    )
+
+
+@pytest.mark.req("Q2.3")
+def test_Q2_3_roles(req: Check, queue_lab: QueueLab) -> None:
+    _, rows = _rows(queue_lab, req)
+    wrong = []
+    for field, role in ROLES.items():
+        has = [r["role"].lower() for r in rows if r["field"] == field]
+        if has != [role]:
+            wrong.append(f"{field} 의 role 이 {has[0] if has else '(행 없음)'!r} (기대: {role})")
+        others = [r["field"] for r in rows if r["role"].lower() == role and r["field"] != field]
+        if others:
+            wrong.append(f"{', '.join(others)} 에도 {role} 가 있음")
+    req.expect(not wrong, "; ".join(wrong))
+
+
+@pytest.mark.req("Q2.4")
+def test_Q2_4_types_fit_the_values(req: Check, queue_lab: QueueLab) -> None:
+    _, rows = _rows(queue_lab, req)
+    wrong = [
+        f"{r['field']}: {r['type'] or '(빈칸)'} (값은 {FIELD_KINDS[r['field']]})"
+        for r in rows
+        if r["field"] in FIELD_KINDS and _kind(r["type"]) not in PLAUSIBLE[FIELD_KINDS[r["field"]]]
+    ]
+    req.expect(not wrong, "값과 맞지 않는 type: " + "; ".join(wrong))

@@ -1,0 +1,107 @@
+"""Student verdicts: a FAIL says what was checked, what was seen, and a hint, in Korean.
+
+Two kinds of failure never mix: a student's mistake is raised from here (pytest: failed);
+anything else raised by the harness is a harness fault (pytest: error).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NoReturn, TypeVar
+
+import pytest
+
+from grader.catalogue import Requirement
+from grader.machinery.runner import RunResult
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Finding:
+    requirement: Requirement
+    seen: str
+    hint: str
+    tail: str = ""
+    blocked_by: str | None = None  # the missing artefact that makes this id unjudgeable
+
+    def render(self) -> str:
+        lines = [f"확인: {self.requirement.title}", f"관찰: {self.seen}"]
+        if self.hint:
+            lines.append(f"힌트: {self.hint}")
+        if self.tail:
+            lines.append("스크립트 출력(끝부분):")
+            lines += [f"  | {line}" for line in self.tail.splitlines()]
+        return "\n".join(lines)
+
+
+class StudentFailure(pytest.fail.Exception):  # type: ignore[name-defined,misc]
+    """A requirement the student's work does not meet."""
+
+    def __init__(self, finding: Finding) -> None:
+        super().__init__(finding.render(), pytrace=False)
+        self.finding = finding
+
+
+@dataclass(frozen=True)
+class Missing:
+    """A scenario could not run because an artefact of the student's is missing."""
+
+    artefact: str
+
+
+class Check:
+    """The requirement a test asserts; its methods raise StudentFailure with a Korean message."""
+
+    def __init__(self, requirement: Requirement) -> None:
+        self.requirement = requirement
+
+    def fail(self, seen: str, hint: str | None = None, run: RunResult | None = None) -> NoReturn:
+        __tracebackhide__ = True
+        tail = run.tail() if run is not None else ""
+        raise StudentFailure(Finding(self.requirement, seen, self.hint(hint), tail))
+
+    def expect(
+        self, condition: bool, seen: str, hint: str | None = None, run: RunResult | None = None
+    ) -> None:
+        __tracebackhide__ = True
+        if not condition:
+            self.fail(seen, hint, run)
+
+    def expect_ran(self, run: RunResult, what: str) -> None:
+        """The script ended by itself with exit 0."""
+        __tracebackhide__ = True
+        if not run.ok:
+            self.fail(f"{what}: {run.describe()}", run=run)
+
+    def needs(self, path: Path, shown_as: str) -> None:
+        """Unjudgeable without ``path``: say so once, instead of a cascade of tracebacks."""
+        __tracebackhide__ = True
+        if path.exists():
+            return
+        shown = Path(shown_as)
+        while not path.parent.exists() and shown.parent != shown:  # blame the topmost missing
+            path, shown = path.parent, shown.parent
+        self.blocked(str(shown))
+
+    def blocked(self, shown_as: str) -> NoReturn:
+        __tracebackhide__ = True
+        raise StudentFailure(
+            Finding(
+                self.requirement,
+                f"{shown_as} 이(가) 없어 판정할 수 없음",
+                f"{shown_as} 을(를) 먼저 만드세요.",
+                blocked_by=shown_as,
+            )
+        )
+
+    def judgeable(self, observation: T | Missing) -> T:
+        """The observation of a scenario, or a blocked FAIL when its artefact was missing."""
+        __tracebackhide__ = True
+        if isinstance(observation, Missing):
+            self.blocked(observation.artefact)
+        return observation
+
+    def hint(self, override: str | None) -> str:
+        return self.requirement.hint if override is None else override

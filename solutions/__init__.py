@@ -1,0 +1,1 @@
+"""Reference solutions of both labs, and the walkthrough that performs their steps."""
