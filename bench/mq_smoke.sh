@@ -48,7 +48,7 @@ ok=0
 check() { # check WHAT EXPECTED SEEN
     if [ "$2" = "$3" ]; then echo "  ok   $1: $3"; else echo "  FAIL $1: expected $2, saw $3"; ok=1; fi
 }
-ctl() { rabbitmqctl -q -n "$MQ_NODE" "$@"; }
+ctl() { rabbitmqctl -s -n "$MQ_NODE" "$@"; }
 depth() { ctl list_queues -p "$vhost" name messages | awk -v q="$1" '$1 == q {print $2}'; }
 calls() { curl -s "$partner/_stats" | "$PY" -c "import json,sys; print(json.load(sys.stdin)['by_guid'].get('$1', 0))"; }
 dead_ids() { # message_ids in claim.dead, peeked and requeued through the management API

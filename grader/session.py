@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import random
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from fixtures.tree import FixtureTree, build, load
@@ -26,6 +26,7 @@ class Grading:
         self.registry = ProcessRegistry(self.rundir.processes)
         self.pool = ScenarioPool(config.workers)
         self._snapshots: list[Snapshot] = []
+        self._cleanups: list[Callable[[], None]] = []
         try:
             scratch = self.rundir.scratch
             if config.fixtures_dir is None:
@@ -37,6 +38,10 @@ class Grading:
         except BaseException:
             self.close()
             raise
+
+    def on_close(self, cleanup: Callable[[], None]) -> None:
+        """Run ``cleanup`` when the run ends (last registered, first run), before restoring."""
+        self._cleanups.append(cleanup)
 
     def rng(self, scenario: str) -> random.Random:
         """A generator per scenario: reproducible with --grader-seed whatever the thread order."""
@@ -85,7 +90,16 @@ class Grading:
         self.registry.close()
         self.pool.shutdown()
         self.registry.close()
+        errors = []
+        for cleanup in reversed(self._cleanups):
+            try:
+                cleanup()
+            except Exception as exc:  # cleanup never hides the real failure; report it
+                errors.append(f"{cleanup}: {exc}")
+        self._cleanups.clear()
         for snapshot in reversed(self._snapshots):
             snapshot.restore()
         self._snapshots.clear()
         self.rundir.close()
+        if errors:
+            raise RuntimeError("cleanup failed: " + "; ".join(errors))

@@ -2,30 +2,13 @@
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
 import pytest
 
-from grader.conftest import needed_fixtures
 from grader.queue import scenarios
 from grader.queue.lab import QueueLab
-from grader.session import Grading
 from grader.verdict import Missing
-from solutions.walkthrough import walk_queue
-
-
-@pytest.fixture(scope="session")
-def queue_lab(request: pytest.FixtureRequest, grading: Grading) -> QueueLab:
-    if not grading.config.student_mode:
-        walk_queue(grading.lab_root, grading.fixtures.root)
-    snapshot = grading.snapshot("q")
-    lab = QueueLab(grading, grading.fixtures.queue, snapshot.target, snapshot.saved)
-    for name, scenario in scenarios.SCENARIOS.items():
-        grading.pool.define(f"queue.{name}", partial(scenario, lab))
-    needed = needed_fixtures(request.session) & scenarios.SCENARIOS.keys()
-    grading.pool.start(f"queue.{name}" for name in sorted(needed))
-    return lab
 
 
 def _observed(lab: QueueLab, name: str) -> Any:

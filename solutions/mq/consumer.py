@@ -53,9 +53,10 @@ def already_processed(db: sqlite3.Connection, message_id: str | None) -> bool:
 
 
 def record(db: sqlite3.Connection, message_id: str | None) -> None:
-    if message_id is not None:
-        with db:  # commits
-            db.execute("INSERT OR IGNORE INTO processed (message_id) VALUES (?)", (message_id,))
+    if message_id is None:  # nothing to recognise it by next time
+        return
+    with db:  # commits at once: the record is on disk before we ack
+        db.execute("INSERT OR IGNORE INTO processed (message_id) VALUES (?)", (message_id,))
 
 
 def post_claim(claim_url: str, body: bytes) -> int | None:
@@ -138,6 +139,7 @@ def consume(
 
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    logging.getLogger("pika").setLevel(logging.WARNING)  # pika is chatty at INFO
     parser = argparse.ArgumentParser(description="pass the claims in claim.in to the claim system")
     parser.add_argument(
         "--claim", required=True, help="claim system URL, e.g. http://127.0.0.1:9202"

@@ -40,6 +40,7 @@ def read_guid(body: bytes) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    logging.getLogger("pika").setLevel(logging.WARNING)  # pika is chatty at INFO
     parser = argparse.ArgumentParser(description="publish one claim file to eai.claim")
     parser.add_argument("claim_file", type=Path)
     args = parser.parse_args(argv)

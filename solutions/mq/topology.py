@@ -48,6 +48,7 @@ def declare(channel: BlockingChannel) -> None:
 
 def main() -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    logging.getLogger("pika").setLevel(logging.WARNING)  # pika is chatty at INFO
     try:
         connection = pika.BlockingConnection(pika.URLParameters(AMQP_URL))
     except AMQPConnectionError as exc:

@@ -1,0 +1,270 @@
+"""RabbitMQ for the grader: one interface, several backends.
+
+- ``local``: a private node started with the fixture's own mq-up.sh on free ports, with its
+  own epmd, so it never meets a broker already on 5672 (CI, any machine with rabbitmq-server).
+- ``student``: the student's running ``rabbit@localhost`` (student mode).
+- ``url``: an AMQP URL with administrator rights (management API on port 15672 of its host).
+- ``container``: testcontainers, where a Docker engine runs (kept thin: none runs here).
+
+Scenarios get a temporary vhost each (guest granted on it only), deleted afterwards. Live
+figures (unacked, consumer settings) come from rabbitmqctl, never from the management API,
+whose statistics lag by seconds.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import threading
+import urllib.parse
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import requests
+
+VHOST_PREFIX = "lab-grader-"
+STUDENT_NODE = "rabbit@localhost"
+CTL_TIMEOUT = 60.0
+
+
+class BrokerUnavailable(RuntimeError):
+    """No broker could be had: a harness fault, never a student's FAIL."""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+Ctl = Callable[[Sequence[str], float], str]  # rabbitmqctl ARGS -> stdout (raises on failure)
+
+
+def local_ctl(node: str, env: dict[str, str] | None = None) -> Ctl:
+    """rabbitmqctl on this machine for ``node`` (env carries ERL_EPMD_PORT for a private one)."""
+
+    def ctl(args: Sequence[str], timeout: float = CTL_TIMEOUT) -> str:
+        run = subprocess.run(
+            ["rabbitmqctl", "-n", node, *args], capture_output=True, text=True, timeout=timeout,
+            env=os.environ | (env or {}), check=False,
+        )
+        if run.returncode != 0:
+            raise RuntimeError(f"rabbitmqctl {' '.join(args)}: {(run.stderr or run.stdout)[-800:]}")
+        return run.stdout
+
+    return ctl
+
+
+@dataclass
+class Broker:
+    """A node the grader may administer: AMQP and management coordinates, rabbitmqctl."""
+
+    label: str
+    amqp_port: int
+    mgmt_port: int
+    ctl: Ctl | None
+    host: str = "127.0.0.1"
+    user: str = "guest"
+    password: str = "guest"
+    stop: Callable[[], None] = lambda: None
+    node: str = STUDENT_NODE
+    ctl_env: dict[str, str] = field(default_factory=dict)
+    _http: requests.Session = field(default_factory=requests.Session, repr=False)
+    _counter: int = 0
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def amqp_url(self, vhost: str = "/") -> str:
+        quoted = urllib.parse.quote(vhost, safe="")
+        return f"amqp://{self.user}:{self.password}@{self.host}:{self.amqp_port}/{quoted}"
+
+    def api(self, method: str, path: str, body: Any = None) -> Any:
+        """The management HTTP API (configuration, never live figures)."""
+        response = self._http.request(
+            method, f"http://{self.host}:{self.mgmt_port}/api/{path}", json=body,
+            auth=(self.user, self.password), timeout=30,
+        )
+        if response.status_code == 404 and method == "GET":
+            return None
+        response.raise_for_status()
+        return response.json() if response.content else None
+
+    # vhosts ------------------------------------------------------------------------------
+    @staticmethod
+    def q(name: str) -> str:
+        return urllib.parse.quote(name, safe="")
+
+    @contextlib.contextmanager
+    def vhost(self, purpose: str) -> Iterator[str]:
+        """A temporary vhost, guest granted on it only; deleted afterwards whatever happens."""
+        with self._lock:
+            self._counter += 1
+            name = f"{VHOST_PREFIX}{os.getpid()}-{self._counter}-{purpose}"
+        self.api("PUT", f"vhosts/{self.q(name)}")
+        try:
+            self.api("PUT", f"permissions/{self.q(name)}/{self.user}",
+                     {"configure": ".*", "write": ".*", "read": ".*"})
+            yield name
+        finally:
+            with contextlib.suppress(requests.RequestException):
+                self.api("DELETE", f"vhosts/{self.q(name)}")
+
+    def delete_stale_vhosts(self) -> list[str]:
+        """Remove vhosts a grader that is no longer running left behind."""
+        stale = []
+        for entry in self.api("GET", "vhosts") or []:
+            m = re.match(rf"{VHOST_PREFIX}(\d+)-", entry["name"])
+            if m and not Path(f"/proc/{m.group(1)}").exists():
+                self.api("DELETE", f"vhosts/{self.q(entry['name'])}")
+                stale.append(entry["name"])
+        return stale
+
+    def our_vhosts(self) -> list[str]:
+        return [v["name"] for v in self.api("GET", "vhosts") or []
+                if v["name"].startswith(f"{VHOST_PREFIX}{os.getpid()}-")]
+
+    def set_policy(self, vhost: str, name: str, pattern: str, definition: dict[str, Any]) -> None:
+        self.api("PUT", f"policies/{self.q(vhost)}/{name}",
+                 {"pattern": pattern, "definition": definition, "apply-to": "queues"})
+
+    # live figures ------------------------------------------------------------------------
+    def sample_unacked(self, vhost: str, queue: str, seconds: float, every_ms: int = 50
+                       ) -> list[int]:
+        """messages_unacknowledged of ``queue`` sampled inside the broker (one rabbitmqctl)."""
+        if self.ctl is None:
+            raise BrokerUnavailable(f"{self.label}: no rabbitmqctl to read live unacked figures")
+        count = max(1, int(seconds * 1000 / every_ms))
+        script = (
+            f'Q = rabbit_misc:r(<<"{vhost}">>, queue, <<"{queue}">>), '
+            f"[begin timer:sleep({every_ms}), case rabbit_amqqueue:lookup(Q) of "
+            f"{{ok, A}} -> proplists:get_value(messages_unacknowledged, "
+            f"rabbit_amqqueue:info(A, [messages_unacknowledged]), -1); _ -> -1 end end "
+            f"|| _ <- lists:seq(1, {count})]."
+        )
+        out = self.ctl(["eval", script], seconds + CTL_TIMEOUT)
+        return [int(n) for n in re.findall(r"-?\d+", out)]
+
+    def consumers(self, vhost: str) -> list[tuple[str, bool, int]]:
+        """(queue, ack_required, prefetch_count) of every consumer in ``vhost``, live."""
+        if self.ctl is None:
+            return []
+        out = self.ctl(["-q", "list_consumers", "-p", vhost, "queue_name", "ack_required",
+                        "prefetch_count"], CTL_TIMEOUT)
+        rows = []
+        for line in out.splitlines():
+            parts = line.split()
+            if len(parts) == 3 and parts[2].isdigit():
+                rows.append((parts[0], parts[1] == "true", int(parts[2])))
+        return rows
+
+    def answers(self) -> bool:
+        try:
+            with socket.create_connection((self.host, self.amqp_port), timeout=2):
+                pass
+            self.api("GET", "overview")
+        except (OSError, requests.RequestException):
+            return False
+        return True
+
+
+# backends --------------------------------------------------------------------------------
+def _kill_pidfile(pid_file: Path) -> None:
+    with contextlib.suppress(OSError, ValueError):
+        os.kill(int(pid_file.read_text().strip()), signal.SIGKILL)
+
+
+def start_local(mq_up: Path, base: Path, run: Callable[..., subprocess.CompletedProcess[str]]
+                = subprocess.run) -> Broker:
+    """A private node through the fixture's own mq-up.sh: free ports, its own epmd, data in
+    ``base`` (which must be reachable by user rabbitmq)."""
+    if shutil.which("rabbitmq-server") is None:
+        raise BrokerUnavailable(
+            "rabbitmq-server is not installed: apt-get install -y rabbitmq-server "
+            "(or use --broker url/container)"
+        )
+    ports = {name: free_port() for name in ("AMQP", "MGMT", "DIST", "EPMD")}
+    env = {
+        "MQ_NODE": STUDENT_NODE,  # same name as the student's: its own epmd keeps them apart
+        "MQ_BASE": str(base),
+        **{f"MQ_{name}_PORT": str(port) for name, port in ports.items()},
+    }
+    ctl_env = {"ERL_EPMD_PORT": str(ports["EPMD"]), "ERL_EPMD_RELAXED_COMMAND_CHECK": "1"}
+
+    def stop() -> None:
+        _kill_pidfile(base / "node.pid")
+        subprocess.run(["epmd", "-port", str(ports["EPMD"]), "-kill"], capture_output=True,
+                       env=os.environ | ctl_env, timeout=10, check=False)
+        with contextlib.suppress(OSError):
+            shutil.rmtree(base)
+
+    try:
+        started = run(["bash", str(mq_up)], env=os.environ | env, capture_output=True,
+                      text=True, timeout=120, start_new_session=True, check=False)
+    except subprocess.TimeoutExpired as exc:
+        stop()
+        raise BrokerUnavailable(f"mq-up.sh did not return within 120 s: {exc}") from exc
+    if started.returncode != 0:
+        stop()
+        raise BrokerUnavailable(
+            f"mq-up.sh could not start a private node (exit {started.returncode}):\n"
+            f"{(started.stderr or started.stdout)[-1500:]}"
+        )
+    return Broker(
+        label=f"private node {STUDENT_NODE} (epmd {ports['EPMD']}, amqp {ports['AMQP']})",
+        amqp_port=ports["AMQP"], mgmt_port=ports["MGMT"],
+        ctl=local_ctl(STUDENT_NODE, ctl_env), stop=stop, ctl_env=ctl_env,
+    )
+
+
+def student_node() -> Broker | None:
+    """The student's running rabbit@localhost, if it answers on the lab's default ports."""
+    broker = Broker(label=f"student node {STUDENT_NODE}", amqp_port=5672, mgmt_port=15672,
+                    ctl=local_ctl(STUDENT_NODE) if shutil.which("rabbitmqctl") else None)
+    return broker if broker.answers() else None
+
+
+def from_url(url: str) -> Broker:
+    parsed = urllib.parse.urlparse(url)
+    broker = Broker(
+        label=f"broker at {parsed.hostname}:{parsed.port or 5672}",
+        host=parsed.hostname or "127.0.0.1", amqp_port=parsed.port or 5672, mgmt_port=15672,
+        user=urllib.parse.unquote(parsed.username or "guest"),
+        password=urllib.parse.unquote(parsed.password or "guest"), ctl=None,
+    )
+    if not broker.answers():
+        raise BrokerUnavailable(f"{url}: no AMQP or management API answers")
+    return broker
+
+
+def start_container() -> Broker:  # pragma: no cover - needs a Docker engine
+    """A throwaway broker in a container (testcontainers), where a Docker engine runs."""
+    try:
+        from testcontainers.rabbitmq import RabbitMqContainer
+    except ImportError as exc:
+        raise BrokerUnavailable(f"testcontainers is not installed: {exc}") from exc
+    container = RabbitMqContainer("rabbitmq:3.10-management").with_exposed_ports(5672, 15672)
+    try:
+        container.start()
+    except Exception as exc:  # docker.errors.DockerException and friends
+        raise BrokerUnavailable(f"no Docker engine to start a RabbitMQ container: {exc}") from exc
+    wrapped = container.get_wrapped_container()
+
+    def ctl(args: Sequence[str], timeout: float = CTL_TIMEOUT) -> str:
+        code, out = wrapped.exec_run(["rabbitmqctl", *args])
+        if code != 0:
+            raise RuntimeError(f"rabbitmqctl {' '.join(args)}: {out.decode()[-800:]}")
+        return str(out.decode())
+
+    return Broker(
+        label="container rabbitmq:3.10-management",
+        host=container.get_container_host_ip(),
+        amqp_port=int(container.get_exposed_port(5672)),
+        mgmt_port=int(container.get_exposed_port(15672)),
+        ctl=ctl, stop=container.stop,
+    )

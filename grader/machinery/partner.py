@@ -1,0 +1,61 @@
+"""The claim partner stub (the fixture's own partner.py) as a process the grader controls."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import requests
+
+from grader.machinery.broker import free_port
+from grader.machinery.runner import Process
+from grader.session import Grading
+
+
+class Partner:
+    """One partner.py process on a free port, with its statistics and controls."""
+
+    def __init__(self, grading: Grading, script: Path) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self._http = requests.Session()
+        self._process: Process = grading.start(
+            [sys.executable, str(script), "claim", "--port", str(self.port)], cwd=script.parent
+        )
+        deadline = time.monotonic() + 15
+        while True:
+            try:
+                self.stats()
+                return
+            except requests.ConnectionError:
+                if not self._process.running() or time.monotonic() > deadline:
+                    result = self._process.kill()
+                    raise RuntimeError(f"partner.py did not start: {result.tail()}") from None
+                time.sleep(0.05)
+
+    def stats(self) -> dict[str, Any]:
+        response = self._http.get(f"{self.url}/_stats", timeout=10)
+        response.raise_for_status()
+        data: dict[str, Any] = response.json()
+        return data
+
+    def calls(self, guid: str) -> int:
+        return int(self.stats()["by_guid"].get(guid, 0))
+
+    def control(self, **settings: Any) -> None:
+        self._http.post(f"{self.url}/_control", json=settings, timeout=10).raise_for_status()
+
+    def wait_for(self, condition: Callable[[dict[str, Any]], bool], timeout: float) -> bool:
+        """Poll the statistics until ``condition`` holds; False when ``timeout`` passed first."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if condition(self.stats()):
+                return True
+            time.sleep(0.05)
+        return False
+
+    def stop(self) -> None:
+        self._process.kill()

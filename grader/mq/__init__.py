@@ -1,0 +1,1 @@
+"""Checks of the 'mq' lab (M1.1 … M8.4)."""

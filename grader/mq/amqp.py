@@ -1,0 +1,113 @@
+"""The grader's own AMQP client: lay out the lab's topology, publish claims, read queues.
+
+Checks never trust the student's scripts to set the stage for another step: a consumer
+check publishes with this (correct) publisher into a topology declared here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pika
+import pika.exceptions
+
+from fixtures.claims import Claim
+
+CLAIM_EXCHANGE, DEAD_EXCHANGE = "eai.claim", "eai.dlx"
+CLAIM_QUEUE, DEAD_QUEUE = "claim.in", "claim.dead"
+CLAIM_KEY, DEAD_KEY = "claim", "claim.dead"
+DLX_ARGUMENTS = {"x-dead-letter-exchange": DEAD_EXCHANGE, "x-dead-letter-routing-key": DEAD_KEY}
+
+
+@contextlib.contextmanager
+def channel(url: str) -> Iterator[Any]:
+    connection = pika.BlockingConnection(pika.URLParameters(url))
+    try:
+        yield connection.channel()
+    finally:
+        with contextlib.suppress(pika.exceptions.AMQPError):
+            connection.close()
+
+
+def declare_topology(url: str, *, bind_claim: bool = True) -> None:
+    """The lab's topology exactly as step 2 describes it."""
+    with channel(url) as ch:
+        ch.exchange_declare(CLAIM_EXCHANGE, "direct", durable=True)
+        ch.exchange_declare(DEAD_EXCHANGE, "direct", durable=True)
+        if not bind_claim:
+            return
+        ch.queue_declare(CLAIM_QUEUE, durable=True, arguments=DLX_ARGUMENTS)
+        ch.queue_declare(DEAD_QUEUE, durable=True)
+        ch.queue_bind(CLAIM_QUEUE, CLAIM_EXCHANGE, CLAIM_KEY)
+        ch.queue_bind(DEAD_QUEUE, DEAD_EXCHANGE, DEAD_KEY)
+
+
+def publish(url: str, *claims: Claim) -> None:
+    """Publish like the model publisher: persistent, message_id = guid, confirmed."""
+    with channel(url) as ch:
+        ch.confirm_delivery()
+        for claim in claims:
+            ch.basic_publish(
+                CLAIM_EXCHANGE, CLAIM_KEY, claim.data, mandatory=True,
+                properties=pika.BasicProperties(
+                    delivery_mode=2, message_id=claim.guid, content_type="application/json"
+                ),
+            )
+
+
+@dataclass(frozen=True)
+class Message:
+    body: bytes
+    exchange: str
+    routing_key: str
+    redelivered: bool
+    properties: Any  # pika.BasicProperties
+
+    @property
+    def headers(self) -> dict[str, Any]:
+        return dict(self.properties.headers or {})
+
+
+def drain(url: str, queue: str) -> list[Message]:
+    """Take every ready message out of ``queue`` (the vhost is thrown away afterwards)."""
+    out: list[Message] = []
+    with channel(url) as ch:
+        while True:
+            method, properties, body = ch.basic_get(queue, auto_ack=True)
+            if method is None:
+                return out
+            out.append(Message(body, method.exchange, method.routing_key, method.redelivered,
+                               properties))
+
+
+def ready(url: str, queue: str) -> int | None:
+    """Ready messages of ``queue`` (accurate over AMQP); None when the queue does not exist."""
+    with channel(url) as ch:
+        try:
+            return int(ch.queue_declare(queue, passive=True).method.message_count)
+        except pika.exceptions.ChannelClosedByBroker:
+            return None
+
+
+def wait_ready(url: str, queue: str, at_least: int, timeout: float) -> int | None:
+    deadline = time.monotonic() + timeout
+    while True:
+        n = ready(url, queue)
+        if (n or 0) >= at_least or time.monotonic() > deadline:
+            return n
+        time.sleep(0.1)
+
+
+def nacks_publish(url: str) -> bool:
+    """True once a confirmed publish to claim.in is refused (a policy has taken effect)."""
+    with channel(url) as ch:
+        ch.confirm_delivery()
+        try:
+            ch.basic_publish(CLAIM_EXCHANGE, CLAIM_KEY, b"{}", mandatory=True)
+        except pika.exceptions.NackError:
+            return True
+    return False

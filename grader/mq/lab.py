@@ -1,0 +1,114 @@
+"""The mq lab as the checks see it: the student's eaimw/mq, a broker, and scenes to run in."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from fixtures.claims import ClaimSet
+from grader.machinery import broker as brokers
+from grader.machinery.broker import Broker
+from grader.machinery.partner import Partner
+from grader.machinery.runner import Process, RunResult
+from grader.machinery.scenarios import Once
+from grader.session import Grading
+from solutions.walkthrough import walk_mq
+
+GRACE = 5.0  # a consumer must end within --max-seconds plus this
+SCRIPT_TIMEOUT = 20.0  # topology.py, publish.py
+
+
+@dataclass(frozen=True)
+class Stage:
+    """What every mq check stands on: a broker, and the student's files as they were."""
+
+    broker: Broker
+    saved: Path
+
+
+def choose_broker(grading: Grading) -> Broker:
+    config = grading.config
+    if config.broker == "url":
+        if not config.amqp_url:
+            raise brokers.BrokerUnavailable("--broker url needs --amqp-url")
+        return brokers.from_url(config.amqp_url)
+    if config.broker == "container":
+        return brokers.start_container()
+    if config.broker in ("auto", "student") and config.student_mode:
+        node = brokers.student_node()
+        if node is not None:
+            return node
+        if config.broker == "student":
+            raise brokers.BrokerUnavailable(
+                "the student's rabbit@localhost does not answer on 5672/15672 "
+                "(bash /opt/lab/fixtures/eaimw/mq/mq-up.sh)"
+            )
+    return brokers.start_local(grading.fixtures.mq_up, grading.rundir.scratch / "broker")
+
+
+class MqLab:
+    def __init__(self, grading: Grading) -> None:
+        self.grading = grading
+        self.claims: ClaimSet = grading.fixtures.claims
+        self.live = grading.lab_root / "eaimw" / "mq"
+        self.stage = Once(self._set_stage)
+
+    def _set_stage(self) -> Stage:
+        broker = choose_broker(self.grading)
+        self.grading.on_close(broker.stop)
+        self.grading.on_close(lambda: [broker.api("DELETE", f"vhosts/{broker.q(v)}")
+                                       for v in broker.our_vhosts()])
+        broker.delete_stale_vhosts()
+        if not self.grading.config.student_mode:
+            walk_mq(self.grading.lab_root, broker.ctl)
+        snapshot = self.grading.snapshot("eaimw/mq")
+        return Stage(broker, snapshot.saved)
+
+    def shown(self, name: str = "") -> str:
+        return str(self.grading.lab_root / "eaimw" / "mq" / name).rstrip("/")
+
+    @contextlib.contextmanager
+    def scene(self, purpose: str, partner: bool = True) -> Iterator[Scene]:
+        """A temporary vhost, a partner process of its own and a fresh EAI_MQ_DB path."""
+        stage = self.stage.get()
+        with stage.broker.vhost(purpose) as vhost:
+            stub = Partner(self.grading, self.grading.fixtures.partner) if partner else None
+            try:
+                db = self.grading.scratch_dir(f"db-{purpose}") / "processed.db"
+                yield Scene(self, stage.broker, vhost, stub, db)
+            finally:
+                if stub is not None:
+                    stub.stop()
+
+
+@dataclass
+class Scene:
+    lab: MqLab
+    broker: Broker
+    vhost: str
+    partner: Partner | None
+    db: Path
+
+    @property
+    def url(self) -> str:
+        return self.broker.amqp_url(self.vhost)
+
+    def env(self) -> dict[str, str]:
+        return {"EAI_AMQP_URL": self.url, "EAI_MQ_DB": str(self.db)}
+
+    def start(self, script: str, args: Sequence[str] = ()) -> Process:
+        return self.lab.grading.start(
+            [sys.executable, str(self.lab.live / script), *args], cwd=self.lab.live, env=self.env()
+        )
+
+    def run(self, script: str, args: Sequence[str] = (), timeout: float = SCRIPT_TIMEOUT
+            ) -> RunResult:
+        return self.start(script, args).wait(timeout)
+
+    def consumer(self, seconds: float, *extra: str, claim_url: str | None = None) -> Process:
+        assert claim_url is not None or self.partner is not None
+        url = claim_url or (self.partner.url if self.partner else "")
+        return self.start("consumer.py", ["--claim", url, "--max-seconds", f"{seconds:g}", *extra])

@@ -1,0 +1,57 @@
+"""Step 1: the broker started with mq-up.sh, and its status saved in status.txt."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from grader.machinery import broker as brokers
+from grader.mq.lab import MqLab, Stage
+from grader.verdict import Check
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+WATERMARK_LINE = re.compile(r"Memory high watermark setting:\s*0\.5369 gb")
+LIMIT_512MIB = str(512 * 1024 * 1024)  # the computed limit in bytes
+
+
+def _status(req: Check, mq_lab: MqLab, mq_stage: Stage) -> str:
+    path = mq_stage.saved / "status.txt"
+    req.needs(path, mq_lab.shown("status.txt"))
+    return ANSI.sub("", path.read_text(errors="replace"))
+
+
+@pytest.mark.req("M1.1")
+def test_M1_1_status_of_rabbit_at_localhost(req: Check, mq_lab: MqLab, mq_stage: Stage) -> None:
+    text = _status(req, mq_lab, mq_stage)
+    named = re.search(r"(Status of node|Node name:)\s*rabbit@localhost\b", text)
+    looks = "RabbitMQ version" in text and "Memory high watermark" in text
+    req.expect(bool(named) and looks,
+               "rabbitmqctl status 출력이 아님" + ("" if named else " (rabbit@localhost 노드 이름 없음)")
+               + f": 첫 줄 {text.strip().splitlines()[0][:80] if text.strip() else '(빈 파일)'!r}")
+
+
+@pytest.mark.req("M1.2")
+def test_M1_2_watermark_is_512mib(req: Check, mq_lab: MqLab, mq_stage: Stage) -> None:
+    text = _status(req, mq_lab, mq_stage)
+    line = next((ln.strip() for ln in text.splitlines() if "high watermark setting" in ln), "")
+    req.expect(bool(WATERMARK_LINE.search(text)),
+               f"메모리 경보 줄: {line or '(없음)'} (기대: 0.5369 gb)")
+
+
+@pytest.mark.req("M1.3")
+def test_M1_3_node_answers_with_512mib(req: Check, mq_lab: MqLab, mq_stage: Stage) -> None:
+    if mq_lab.grading.config.student_mode:
+        node = brokers.student_node()
+        req.expect(node is not None, "rabbit@localhost 가 5672/15672 에서 응답하지 않음")
+        assert node is not None
+    else:
+        node = mq_stage.broker  # the node the fixture's mq-up.sh started for this run
+    if node.ctl is None:
+        raise brokers.BrokerUnavailable(f"{node.label}: rabbitmqctl is needed to read the node")
+    try:
+        live = node.ctl(["eval", "vm_memory_monitor:get_memory_limit()."], 60)
+    except RuntimeError as exc:
+        req.fail(f"rabbitmqctl -n rabbit@localhost 가 실패: {str(exc)[-300:]}")
+    req.expect(live.strip() == LIMIT_512MIB,
+               f"살아 있는 노드의 메모리 한도: {live.strip()} 바이트 (기대: {LIMIT_512MIB} = 512MiB)")

@@ -1,0 +1,62 @@
+"""Step 3: publish.py sends the claim persistent, identified, confirmed and mandatory."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from grader.mq import amqp
+from grader.mq.scenarios import PublishRun, RefusedPublish
+from grader.verdict import Check, Missing
+
+
+@pytest.mark.req("M3.1")
+def test_M3_1_one_message_with_the_claim_json(req: Check, publish: PublishRun | Missing) -> None:
+    seen = req.judgeable(publish)
+    req.expect_ran(seen.run, "publish.py")
+    req.expect(len(seen.messages) == 1, f"claim.in 에 메시지 {len(seen.messages)}개 (기대: 1)",
+               run=seen.run)
+    body = seen.messages[0].body
+    try:
+        parsed = json.loads(body)
+    except ValueError:
+        req.fail(f"본문이 JSON 이 아님: {body[:80]!r}")
+    req.expect(parsed == seen.claim.body, f"본문의 JSON 이 파일과 다름: {body[:120]!r}")
+
+
+@pytest.mark.req("M3.2")
+def test_M3_2_properties_and_route(req: Check, publish: PublishRun | Missing) -> None:
+    seen = req.judgeable(publish)
+    req.expect(len(seen.messages) == 1, f"claim.in 에 메시지 {len(seen.messages)}개", run=seen.run)
+    m = seen.messages[0]
+    p = m.properties
+    wrong = [
+        f"delivery_mode {p.delivery_mode} (기대 2)" if p.delivery_mode != 2 else "",
+        f"message_id {p.message_id!r} (기대 guid {seen.claim.guid})"
+        if p.message_id != seen.claim.guid else "",
+        f"content_type {p.content_type!r} (기대 application/json)"
+        if p.content_type != "application/json" else "",
+        f"교환기 {m.exchange!r}/키 {m.routing_key!r} (기대 eai.claim/claim)"
+        if (m.exchange, m.routing_key) != (amqp.CLAIM_EXCHANGE, amqp.CLAIM_KEY) else "",
+    ]
+    req.expect(not any(wrong), "; ".join(w for w in wrong if w))
+
+
+def _refused(req: Check, seen: RefusedPublish, situation: str) -> None:
+    __tracebackhide__ = True
+    if not seen.stage_ok:
+        raise RuntimeError("the broker did not start refusing publishes (policy not applied)")
+    req.expect(not seen.run.timed_out and seen.run.returncode != 0,
+               f"{situation} publish.py 가 {seen.run.describe()} (기대: 0 이 아닌 코드)",
+               run=seen.run)
+
+
+@pytest.mark.req("M3.3")
+def test_M3_3_unroutable_exits_nonzero(req: Check, unroutable: RefusedPublish | Missing) -> None:
+    _refused(req, req.judgeable(unroutable), "claim 키로 묶인 큐가 없는데")
+
+
+@pytest.mark.req("M3.4")
+def test_M3_4_nacked_exits_nonzero(req: Check, nacked: RefusedPublish | Missing) -> None:
+    _refused(req, req.judgeable(nacked), "브로커가 발행을 거절(nack)했는데")

@@ -1,0 +1,1 @@
+"""Self-tests: they prove the grader by grading correct and wrong solutions."""

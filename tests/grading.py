@@ -1,0 +1,53 @@
+"""Run the grader the way its users do (a subprocess, results.json) and read the verdicts."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class Graded:
+    returncode: int
+    statuses: dict[str, str]  # requirement id -> passed / failed / error
+    outputs: dict[str, str]
+    log: str
+
+    @property
+    def not_passed(self) -> set[str]:
+        return {rid for rid, status in self.statuses.items() if status != "passed"}
+
+    @property
+    def errors(self) -> set[str]:
+        return {rid for rid, status in self.statuses.items() if status == "error"}
+
+    def explain(self) -> str:
+        lines = [f"grader exit {self.returncode}"]
+        lines += [f"{rid} {self.statuses[rid]}: {self.outputs[rid]}" for rid in sorted(self.not_passed)]
+        return "\n".join(lines) + "\n--- grader output (tail) ---\n" + self.log[-4000:]
+
+
+def grade(
+    lab_root: Path, fixtures: Path, state_dir: Path, *, lab: str, args: tuple[str, ...] = (),
+    timeout: float = 600,
+) -> Graded:
+    results = state_dir.parent / f"{state_dir.name}-results.json"
+    argv = [
+        sys.executable, "-m", "pytest", "grader", "-q", "-p", "no:cacheprovider",
+        "--lab-root", str(lab_root), "--fixtures-dir", str(fixtures), "--lab", lab,
+        "--results-json", str(results), "--state-dir", str(state_dir), *args,
+    ]
+    run = subprocess.run(argv, cwd=REPO, capture_output=True, text=True, timeout=timeout)
+    data = json.loads(results.read_text())
+    results.unlink()
+    return Graded(
+        returncode=run.returncode,
+        statuses={t["number"]: t["extra_data"]["outcome"] for t in data["tests"]},
+        outputs={t["number"]: t["output"] for t in data["tests"]},
+        log=run.stdout + run.stderr,
+    )

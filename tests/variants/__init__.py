@@ -1,0 +1,1 @@
+"""Solutions the grader must accept (written differently) or reject (one mistake each)."""
