@@ -22,6 +22,8 @@ class GraderConfig:
     state_dir: Path
     broker: str
     amqp_url: str | None
+    rabbitmq_node: str | None
+    management_url: str | None
     seed: int
     workers: int
 
@@ -49,6 +51,8 @@ class GraderConfig:
             state_dir=path("state_dir") or DEFAULT_STATE_DIR,
             broker=config.getoption("broker"),
             amqp_url=config.getoption("amqp_url"),
+            rabbitmq_node=config.getoption("rabbitmq_node"),
+            management_url=config.getoption("management_url"),
             seed=random.SystemRandom().randrange(1 << 31) if seed is None else seed,
             workers=config.getoption("grader_workers"),
         )
@@ -67,6 +71,10 @@ def add_options(parser: pytest.Parser) -> None:
                     choices=("auto", "local", "student", "url", "container"),
                     help="RabbitMQ backend for the mq lab (default: auto)")
     group.addoption("--amqp-url", help="with --broker url: an AMQP URL with admin rights")
+    group.addoption("--management-url", help="with --broker url: the management API "
+                    "(default http://HOST:15672 of the AMQP URL)")
+    group.addoption("--rabbitmq-node", help="with --broker url: the node's name for rabbitmqctl "
+                    "on this machine (live figures; ERL_EPMD_PORT from the environment)")
     group.addoption("--grader-seed", type=int, help="seed of the randomised fixtures")
     group.addoption("--grader-workers", type=int, default=6,
                     help="scenarios run at once (default 6)")

@@ -88,10 +88,7 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
 @pytest.fixture(scope="session")
 def grading(request: pytest.FixtureRequest) -> Iterator[Grading]:
     session = Grading(request.config.stash[CONFIG])
-    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
-    for note in session.recovered:
-        if reporter is not None:
-            reporter.write_line(f"grader: {note}")
+    request.config.stash[BOOK].notes += session.recovered
     try:
         yield session
     finally:
@@ -117,12 +114,12 @@ def pytest_runtest_makereport(
     book = item.config.stash[BOOK]
     if call.when == "call":
         item.config.stash.setdefault(RAN, set()).add(rid)
-    if report.passed or report.skipped and call.when != "call":
-        if report.skipped:  # a skipped check is never a pass
-            book.record(rid, ERROR, None, f"건너뜀: {report.longreprtext}")
+    if report.passed:
         return report
     excinfo = call.excinfo
-    if excinfo is not None and isinstance(excinfo.value, StudentFailure) and call.when == "call":
+    if report.skipped:  # a skipped check is never a pass
+        book.record(rid, ERROR, None, f"건너뜀: {report.longreprtext}")
+    elif excinfo is not None and isinstance(excinfo.value, StudentFailure) and call.when == "call":
         book.record(rid, FAILED, excinfo.value.finding, "")
     else:
         text = excinfo.exconly() if excinfo is not None else report.longreprtext

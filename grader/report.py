@@ -41,6 +41,7 @@ class ResultBook:
 
     outcomes: dict[str, Outcome] = field(default_factory=dict)
     faults: list[str] = field(default_factory=list)  # harness faults outside any requirement
+    notes: list[str] = field(default_factory=list)  # what this run repaired before grading
 
     def expect(self, rid: str) -> None:
         self.outcomes.setdefault(rid, Outcome(CATALOGUE[rid]))
@@ -73,6 +74,7 @@ def _blocked_groups(outcomes: Iterable[Outcome]) -> dict[str, list[str]]:
 def scoreboard(book: ResultBook, header: str) -> list[str]:
     """Lines of the Korean scoreboard: per lab, per step, each failure explained once."""
     lines = [header]
+    lines += [f"grader: {note} (중단된 이전 채점의 흔적을 되돌렸습니다)" for note in book.notes]
     outcomes = book.ordered()
     for lab in ("queue", "mq"):
         mine = [o for o in outcomes if o.requirement.lab == lab]

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from fixtures.tree import FixtureTree, build, load
 from grader.config import GraderConfig
-from grader.machinery.runner import Process, ProcessRegistry, RunResult
 from grader.machinery.rundir import RunDir
+from grader.machinery.runner import Process, ProcessRegistry, RunResult
 from grader.machinery.scenarios import ScenarioPool
 from grader.machinery.snapshot import Snapshot
 

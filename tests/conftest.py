@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from fixtures.tree import FixtureTree, build
+from grader.machinery.broker import Broker, start_local
 
 
 @pytest.fixture(scope="session")
@@ -19,3 +23,33 @@ def fixture_tree(tmp_path_factory: pytest.TempPathFactory) -> FixtureTree:
 def workdir(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
     """A fresh directory per name, for lab roots and grader state dirs."""
     return lambda name: tmp_path_factory.mktemp(name)
+
+
+@dataclass(frozen=True)
+class SharedBroker:
+    """One private node for every grader run of the self-tests (``--broker url``)."""
+
+    broker: Broker
+
+    @property
+    def args(self) -> tuple[str, ...]:
+        return ("--broker", "url", "--amqp-url", self.broker.amqp_url("/"),
+                "--management-url", f"http://127.0.0.1:{self.broker.mgmt_port}",
+                "--rabbitmq-node", self.broker.node)
+
+    @property
+    def env(self) -> dict[str, str]:
+        return dict(self.broker.ctl_env)
+
+
+@pytest.fixture(scope="session")
+def shared_broker(fixture_tree: FixtureTree) -> Iterator[SharedBroker]:
+    # The node runs as user rabbitmq: its directory must be reachable, unlike pytest's tmp.
+    base = Path(tempfile.mkdtemp(prefix="lab-grader-selftest-", dir="/var/tmp"))
+    base.chmod(0o755)
+    broker = start_local(fixture_tree.mq_up, base / "node")
+    try:
+        yield SharedBroker(broker)
+    finally:
+        broker.stop()
+        shutil.rmtree(base, ignore_errors=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -34,7 +35,7 @@ class Graded:
 
 def grade(
     lab_root: Path, fixtures: Path, state_dir: Path, *, lab: str, args: tuple[str, ...] = (),
-    timeout: float = 600,
+    env: dict[str, str] | None = None, timeout: float = 600,
 ) -> Graded:
     results = state_dir.parent / f"{state_dir.name}-results.json"
     argv = [
@@ -42,7 +43,8 @@ def grade(
         "--lab-root", str(lab_root), "--fixtures-dir", str(fixtures), "--lab", lab,
         "--results-json", str(results), "--state-dir", str(state_dir), *args,
     ]
-    run = subprocess.run(argv, cwd=REPO, capture_output=True, text=True, timeout=timeout)
+    run = subprocess.run(argv, cwd=REPO, capture_output=True, text=True, timeout=timeout,
+                         env=os.environ | (env or {}))
     data = json.loads(results.read_text())
     results.unlink()
     return Graded(

@@ -76,6 +76,7 @@ class Broker:
     stop: Callable[[], None] = lambda: None
     node: str = STUDENT_NODE
     ctl_env: dict[str, str] = field(default_factory=dict)
+    mq_up_env: dict[str, str] = field(default_factory=dict)  # how mq-up.sh started it
     _http: requests.Session = field(default_factory=requests.Session, repr=False)
     _counter: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -128,6 +129,11 @@ class Broker:
     def our_vhosts(self) -> list[str]:
         return [v["name"] for v in self.api("GET", "vhosts") or []
                 if v["name"].startswith(f"{VHOST_PREFIX}{os.getpid()}-")]
+
+    def delete_our_vhosts(self) -> None:
+        """Safety net at the end of a run: no vhost of ours survives it."""
+        for name in self.our_vhosts():
+            self.api("DELETE", f"vhosts/{self.q(name)}")
 
     def set_policy(self, vhost: str, name: str, pattern: str, definition: dict[str, Any]) -> None:
         self.api("PUT", f"policies/{self.q(vhost)}/{name}",
@@ -218,7 +224,7 @@ def start_local(mq_up: Path, base: Path, run: Callable[..., subprocess.Completed
     return Broker(
         label=f"private node {STUDENT_NODE} (epmd {ports['EPMD']}, amqp {ports['AMQP']})",
         amqp_port=ports["AMQP"], mgmt_port=ports["MGMT"],
-        ctl=local_ctl(STUDENT_NODE, ctl_env), stop=stop, ctl_env=ctl_env,
+        ctl=local_ctl(STUDENT_NODE, ctl_env), stop=stop, ctl_env=ctl_env, mq_up_env=env,
     )
 
 
@@ -229,13 +235,17 @@ def student_node() -> Broker | None:
     return broker if broker.answers() else None
 
 
-def from_url(url: str) -> Broker:
+def from_url(url: str, node: str | None = None, management_url: str | None = None) -> Broker:
+    """A broker somebody else runs; ``node`` lets rabbitmqctl on this machine read it live."""
     parsed = urllib.parse.urlparse(url)
+    mgmt = urllib.parse.urlparse(management_url or f"http://{parsed.hostname}:15672")
     broker = Broker(
         label=f"broker at {parsed.hostname}:{parsed.port or 5672}",
-        host=parsed.hostname or "127.0.0.1", amqp_port=parsed.port or 5672, mgmt_port=15672,
+        host=parsed.hostname or "127.0.0.1", amqp_port=parsed.port or 5672,
+        mgmt_port=mgmt.port or 15672,
         user=urllib.parse.unquote(parsed.username or "guest"),
-        password=urllib.parse.unquote(parsed.password or "guest"), ctl=None,
+        password=urllib.parse.unquote(parsed.password or "guest"),
+        ctl=local_ctl(node) if node else None, node=node or STUDENT_NODE,
     )
     if not broker.answers():
         raise BrokerUnavailable(f"{url}: no AMQP or management API answers")

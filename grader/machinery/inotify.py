@@ -14,6 +14,7 @@ import struct
 import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from itertools import pairwise
 from pathlib import Path
 
 IN_OPEN = 0x20
@@ -60,7 +61,7 @@ class Travel:
         return sorted(
             name
             for name, hops in self.hops.items()
-            if any(a != "inbox" and b == "inbox" for a, b in zip(hops, hops[1:], strict=False))
+            if any(a != "inbox" and b == "inbox" for a, b in pairwise(hops))
         )
 
 

@@ -55,7 +55,7 @@ class _Tail:
 
     def _drain(self, stream: IO[bytes]) -> None:
         with stream:
-            while chunk := stream.read1(65536):
+            while chunk := os.read(stream.fileno(), 65536):
                 self._buffer += chunk
                 if len(self._buffer) > 2 * OUTPUT_LIMIT:
                     del self._buffer[:-OUTPUT_LIMIT]

@@ -1,5 +1,5 @@
-"""The mq lab's session fixtures: the lab (broker first, on the pool), and one fixture per
-behaviour scenario."""
+"""The mq lab's stage and one session fixture per behaviour scenario (the lab itself:
+grader/conftest.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ from typing import Any
 
 import pytest
 
-from grader.mq import scenarios
 from grader.mq.lab import MqLab, Stage
 
 

@@ -41,12 +41,9 @@ def test_M1_2_watermark_is_512mib(req: Check, mq_lab: MqLab, mq_stage: Stage) ->
 
 @pytest.mark.req("M1.3")
 def test_M1_3_node_answers_with_512mib(req: Check, mq_lab: MqLab, mq_stage: Stage) -> None:
-    if mq_lab.grading.config.student_mode:
-        node = brokers.student_node()
-        req.expect(node is not None, "rabbit@localhost 가 5672/15672 에서 응답하지 않음")
-        assert node is not None
-    else:
-        node = mq_stage.broker  # the node the fixture's mq-up.sh started for this run
+    node = mq_lab.student_node()
+    if node is None:
+        req.fail("rabbit@localhost 가 5672/15672 에서 응답하지 않음")
     if node.ctl is None:
         raise brokers.BrokerUnavailable(f"{node.label}: rabbitmqctl is needed to read the node")
     try:

@@ -43,4 +43,4 @@ def test_M6_3_claim_system_hangs(req: Check, claim_system_hangs: HangRun | Missi
     req.expect(calls >= 2, f"응답 없는 청구를 {calls}번 POST: 시간 초과를 일시 오류로 보고 "
                "한 번 되돌렸다면 두 번째 POST 가 와야 합니다", run=run)
     kept = seen.consumed.ready + len(seen.consumed.dead)
-    req.expect(kept == 1, f"청구가 claim.in 에도 claim.dead 에도 없음 (잃음)", run=run)
+    req.expect(kept == 1, "청구가 claim.in 에도 claim.dead 에도 없음 (잃음)", run=run)

@@ -6,6 +6,8 @@ randomised inboxes (new ids and names, every kind of poison), so no hard-coded a
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import pytest
 
 from grader.machinery.runner import RunResult
@@ -16,7 +18,7 @@ from grader.queue.scenarios import ConsumeRun, Rerun, TwoConsumers
 from grader.verdict import Check, Missing
 
 
-def _names(names: list[str] | set[str], limit: int = 4) -> str:
+def _names(names: Iterable[str], limit: int = 4) -> str:
     shown = sorted(names)
     more = f" 외 {len(shown) - limit}개" if len(shown) > limit else ""
     return ", ".join(shown[:limit]) + more
@@ -145,6 +147,9 @@ def test_Q3_6_rerun_adds_no_row(req: Check, fresh_run: Rerun | Missing) -> None:
     before, after = rerun.first.rows, rerun.again.rows
     req.expect(before is not None and after is not None, rerun.again.rows_error)
     assert before is not None and after is not None
+    lost = sorted({r.msg_id for r in before} - {r.msg_id for r in after})
+    req.expect(not lost, f"다시 돌린 뒤 앞선 실행의 행 {len(lost)}개가 사라짐"
+               f"(장부를 비우고 있나요?): {_names(lost)}")
     req.expect(
         len(after) == len(before),
         f"같은 메시지 {len(rerun.again.messages.files)}개를 다시 처리하자 행이 "

@@ -1,0 +1,83 @@
+"""The fixture builder keeps the lab's promises (20 files, done 18 / error 2, 15 rows,
+3 duplicates), writes the same bytes every time, and makes honest random variants."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+from fixtures.claims import Outcome, golden_claims
+from fixtures.queue_messages import REQUIRED_FIELDS, Kind, golden_set, random_set
+from fixtures.tree import build
+from tests.grading import REPO
+
+
+def _tree_bytes(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_golden_inbox_keeps_the_labs_promises() -> None:
+    g = golden_set()
+    assert len(g.files) == 20
+    assert (len(g.done_names), len(g.error_reasons)) == (18, 2)
+    assert len(g.messages) == 15
+    assert len(g.duplicate_ids) == 3
+    assert sorted(g.error_reasons.values()) == ["missing-field", "parse"]
+    assert len(g.fields - set(REQUIRED_FIELDS)) >= 2
+    by_order: dict[object, list[int]] = {}
+    for m in g.messages.values():
+        by_order.setdefault(m["order_no"], []).append(int(str(m["seq"])))
+    assert len(by_order) >= 2
+    assert all(sorted(seqs) == list(range(1, len(seqs) + 1)) for seqs in by_order.values())
+    assert max(len(seqs) for seqs in by_order.values()) >= 10
+    assert not set(g.duplicate_ids) & g.names  # dup.txt made of file names cannot pass
+
+
+def test_build_is_deterministic_atomic_and_complete(tmp_path: Path) -> None:
+    run = [sys.executable, "-m", "fixtures", "build", "--dest"]
+    for dest in ("a", "b"):
+        subprocess.run([*run, str(tmp_path / dest)], cwd=REPO, check=True, capture_output=True)
+    a, b = _tree_bytes(tmp_path / "a"), _tree_bytes(tmp_path / "b")
+    assert a == b
+    assert not [name for name in a if ".part" in name]
+    inbox = [n for n in a if n.startswith("eai/queue/inbox/")]
+    assert len(inbox) == 20 and all(n.endswith(".json") for n in inbox)
+    for needed in ("eaimw/mq/mq-up.sh", "eaimw/partner.py"):
+        assert needed in a
+    assert (tmp_path / "a/eaimw/mq/mq-up.sh").stat().st_mode & 0o111
+    claims = [json.loads(a[n]) for n in a if n.startswith("eaimw/mq/claims/")]
+    assert len({c["guid"] for c in claims}) == len(claims) == len(golden_claims().files)
+    assert any(c["docs"] == [] for c in claims)
+    assert any(str(c["claimId"]).startswith("BUSY") for c in claims)
+
+
+def test_rebuild_removes_stale_files(tmp_path: Path) -> None:
+    build(tmp_path)
+    (tmp_path / "eai/queue/inbox/stale.json").write_text("{}")
+    build(tmp_path)
+    assert not (tmp_path / "eai/queue/inbox/stale.json").exists()
+
+
+def test_random_variants_cover_every_poison_and_differ() -> None:
+    a, b = random_set(random.Random(1)), random_set(random.Random(2))
+    assert not set(a.messages) & set(b.messages) and not a.names & b.names
+    kinds = Counter(f.kind for f in a.files)
+    assert kinds[Kind.PARSE] >= 3 and kinds[Kind.MISSING_FIELD] >= 5
+    payloads = [f.data for f in a.files if f.kind is Kind.PARSE]
+    assert b"" in payloads and any(p.startswith(b"[") for p in payloads)
+    missing = [json.loads(f.data) for f in a.files if f.kind is Kind.MISSING_FIELD]
+    for field in REQUIRED_FIELDS:
+        assert any(field not in m for m in missing), field
+    assert any(None in m.values() for m in missing)
+    big = random_set(random.Random(3), valid=240, duplicates=40)
+    assert len(big.files) > 280 and len(big.messages) == 240
+
+
+def test_golden_claims() -> None:
+    claims = golden_claims()
+    assert len(claims.of(Outcome.NO_DOCS)) == 1 and len(claims.of(Outcome.BUSY)) == 1
+    assert len(claims.of(Outcome.ACCEPTED)) >= 2

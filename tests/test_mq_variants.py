@@ -1,0 +1,64 @@
+"""The grader accepts correct mq solutions written differently, and rejects each one-mistake
+mutant of the reference on the requirement id that names the mistake (real broker, real
+partner: one private node shared by every grader run)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from fixtures.tree import FixtureTree
+from solutions.walkthrough import SOLUTIONS, walk_mq
+from tests.conftest import SharedBroker
+from tests.grading import Graded, grade
+from tests.variants.mq import CORRECT, WRONG
+from tests.variants.variant import Variant
+
+MQ_IDS = 25
+
+
+def _grade_variant(variant: Variant, tree: FixtureTree, broker: SharedBroker,
+                   workdir: Callable[[str], Path]) -> Graded:
+    base = workdir(variant.name)
+    solution = variant.lay_out(SOLUTIONS / "mq", base / "solution")
+    walk_mq(base / "root", broker.broker.ctl, solution)
+    if variant.tamper is not None:
+        variant.tamper(base / "root" / "eaimw" / "mq")
+    return grade(base / "root", tree.root, base / "state", lab="mq", args=broker.args,
+                 env=broker.env)
+
+
+@pytest.fixture(scope="module")
+def graded(fixture_tree: FixtureTree, shared_broker: SharedBroker,
+           workdir: Callable[[str], Path]) -> dict[str, Graded]:
+    """Every variant graded once, two at a time (more would make the two cores the limit)."""
+    variants = CORRECT + WRONG
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        results = pool.map(
+            lambda v: _grade_variant(v, fixture_tree, shared_broker, workdir), variants
+        )
+        return {v.name: g for v, g in zip(variants, results, strict=True)}
+
+
+@pytest.mark.parametrize("variant", CORRECT, ids=lambda v: v.name)
+def test_correct_solution_passes_every_id(variant: Variant, graded: dict[str, Graded]) -> None:
+    result = graded[variant.name]
+    assert len(result.statuses) == MQ_IDS, result.explain()
+    assert not result.not_passed and result.returncode == 0, result.explain()
+
+
+@pytest.mark.parametrize("variant", WRONG, ids=lambda v: f"{v.rejected_on}-{v.name}")
+def test_wrong_solution_rejected_on_its_id(variant: Variant, graded: dict[str, Graded]) -> None:
+    result = graded[variant.name]
+    assert variant.rejected_on is not None
+    assert result.statuses.get(variant.rejected_on) == "failed", result.explain()
+    assert not result.errors, f"harness errors, not verdicts:\n{result.explain()}"
+    assert result.returncode == 1, result.explain()
+
+
+def test_catalogue_of_wrong_solutions_is_rich_enough() -> None:
+    assert len(WRONG) >= 16
+    assert len(CORRECT) >= 2

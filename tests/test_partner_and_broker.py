@@ -1,0 +1,70 @@
+"""The claim partner stub and the broker harness, on a real node and a real partner process."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import requests
+
+from fixtures.claims import Outcome, golden_claims
+from fixtures.tree import FixtureTree
+from grader.config import GraderConfig
+from grader.machinery.partner import Partner
+from grader.session import Grading
+from tests.conftest import SharedBroker
+
+
+@pytest.fixture
+def grading(tmp_path: Path, fixture_tree: FixtureTree) -> Iterator[Grading]:
+    config = GraderConfig(
+        lab_root=tmp_path / "root", fixtures_dir=fixture_tree.root, labs=("mq",),
+        results_json=None, state_dir=tmp_path / "state", broker="url", amqp_url=None,
+        rabbitmq_node=None, management_url=None, seed=1, workers=2,
+    )
+    (tmp_path / "root").mkdir()
+    session = Grading(config)
+    yield session
+    session.close()
+
+
+def test_partner_answers_counts_and_obeys(grading: Grading, fixture_tree: FixtureTree) -> None:
+    partner = Partner(grading, fixture_tree.partner)
+    claims = golden_claims()
+    post = f"{partner.url}/v1/claims"
+    expected = {Outcome.ACCEPTED: 201, Outcome.NO_DOCS: 422, Outcome.BUSY: 503}
+    for claim in claims.files:
+        assert requests.post(post, data=claim.data, timeout=5).status_code == expected[claim.outcome]
+    busy = claims.of(Outcome.BUSY)[0]
+    partner.control(accept_busy=True)
+    assert requests.post(post, data=busy.data, timeout=5).status_code == 201
+    assert partner.calls(busy.guid) == 2
+    partner.control(mode="hang")
+    with pytest.raises(requests.Timeout):
+        requests.post(post, data=busy.data, timeout=0.5)
+    partner.control(mode="drop")
+    with pytest.raises(requests.ConnectionError):
+        requests.post(post, data=busy.data, timeout=5)
+    partner.control(mode="normal", reset=True)
+    assert partner.stats()["by_guid"] == {}
+    partner.stop()
+
+
+def test_mq_up_is_idempotent_and_sets_the_watermark(shared_broker: SharedBroker,
+                                                    fixture_tree: FixtureTree) -> None:
+    broker = shared_broker.broker
+    again = subprocess.run(["bash", str(fixture_tree.mq_up)], capture_output=True, text=True,
+                           env=os.environ | broker.mq_up_env, timeout=60, check=False)
+    assert again.returncode == 0 and "already answers" in again.stdout, again.stderr
+    assert broker.ctl is not None
+    assert "Memory high watermark setting: 0.5369 gb" in broker.ctl(["status"], 60)
+
+
+def test_vhosts_are_temporary(shared_broker: SharedBroker) -> None:
+    broker = shared_broker.broker
+    with broker.vhost("probe") as name:
+        assert name in broker.our_vhosts()
+    assert name not in broker.our_vhosts()
