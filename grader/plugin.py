@@ -69,8 +69,12 @@ def pytest_collection_modifyitems(
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep
-    book = config.stash[BOOK]
-    for item in items:
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """The selected checks are final now (after -k, --lab, ...): each must pass."""
+    book = session.config.stash[BOOK]
+    for item in session.items:
         if REQ in item.stash:
             book.expect(item.stash[REQ])
 

@@ -9,6 +9,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from grader.machinery.snapshot import tree_digest
+
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -18,6 +20,7 @@ class Graded:
     statuses: dict[str, str]  # requirement id -> passed / failed / error
     outputs: dict[str, str]
     log: str
+    lab_root_unchanged: bool  # the lab root's tree hash is the same after grading
 
     @property
     def not_passed(self) -> set[str]:
@@ -43,6 +46,7 @@ def grade(
         "--lab-root", str(lab_root), "--fixtures-dir", str(fixtures), "--lab", lab,
         "--results-json", str(results), "--state-dir", str(state_dir), *args,
     ]
+    before = tree_digest(lab_root)
     run = subprocess.run(argv, cwd=REPO, capture_output=True, text=True, timeout=timeout,
                          env=os.environ | (env or {}))
     data = json.loads(results.read_text())
@@ -52,4 +56,5 @@ def grade(
         statuses={t["number"]: t["extra_data"]["outcome"] for t in data["tests"]},
         outputs={t["number"]: t["output"] for t in data["tests"]},
         log=run.stdout + run.stderr,
+        lab_root_unchanged=tree_digest(lab_root) == before,
     )

@@ -93,7 +93,7 @@ def test_inotify_tells_claim_by_rename_from_shortcuts(tmp_path: Path) -> None:
     dirs = {name: tmp_path / name for name in ("inbox", "processing", "done", "error")}
     for path in dirs.values():
         path.mkdir()
-    for name in ("ok", "direct", "copied", "looped"):
+    for name in ("ok", "direct", "copied", "looped", "copied-late"):
         (dirs["inbox"] / name).write_text("{}")
     watcher = Watcher(dirs)
     os.rename(dirs["inbox"] / "ok", dirs["processing"] / "ok")
@@ -105,7 +105,11 @@ def test_inotify_tells_claim_by_rename_from_shortcuts(tmp_path: Path) -> None:
     os.remove(dirs["inbox"] / "copied")
     os.rename(dirs["inbox"] / "looped", dirs["processing"] / "looped")
     os.rename(dirs["processing"] / "looped", dirs["inbox"] / "looped")
-    seen = travel(watcher.stop(), ["ok", "direct", "copied", "looped"])
+    os.rename(dirs["inbox"] / "copied-late", dirs["processing"] / "copied-late")
+    shutil.copy(dirs["processing"] / "copied-late", dirs["done"] / "copied-late")
+    os.remove(dirs["processing"] / "copied-late")
+    seen = travel(watcher.stop(), ["ok", "direct", "copied", "looped", "copied-late"])
+    assert seen.hops["copied-late"] == ["inbox", "processing", "done"]
     assert seen.hops["ok"] == ["inbox", "processing", "done"]
     assert seen.skipped_processing() == ["copied", "direct"]
     assert seen.opened_in_inbox == {"direct", "copied"}

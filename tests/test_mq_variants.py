@@ -12,6 +12,7 @@ import pytest
 
 from fixtures.tree import FixtureTree
 from solutions.walkthrough import SOLUTIONS, walk_mq
+from grader.machinery.broker import VHOST_PREFIX
 from tests.conftest import SharedBroker
 from tests.grading import Graded, grade
 from tests.variants.mq import CORRECT, WRONG
@@ -48,6 +49,7 @@ def test_correct_solution_passes_every_id(variant: Variant, graded: dict[str, Gr
     result = graded[variant.name]
     assert len(result.statuses) == MQ_IDS, result.explain()
     assert not result.not_passed and result.returncode == 0, result.explain()
+    assert result.lab_root_unchanged
 
 
 @pytest.mark.parametrize("variant", WRONG, ids=lambda v: f"{v.rejected_on}-{v.name}")
@@ -57,6 +59,14 @@ def test_wrong_solution_rejected_on_its_id(variant: Variant, graded: dict[str, G
     assert result.statuses.get(variant.rejected_on) == "failed", result.explain()
     assert not result.errors, f"harness errors, not verdicts:\n{result.explain()}"
     assert result.returncode == 1, result.explain()
+    assert result.lab_root_unchanged
+
+
+def test_no_vhost_is_left_on_the_broker(graded: dict[str, Graded],
+                                        shared_broker: SharedBroker) -> None:
+    left = [v["name"] for v in shared_broker.broker.api("GET", "vhosts") or []
+            if v["name"].startswith(VHOST_PREFIX)]
+    assert graded and not left
 
 
 def test_catalogue_of_wrong_solutions_is_rich_enough() -> None:

@@ -39,6 +39,7 @@ def test_correct_solution_passes_every_id(variant: Variant, graded: dict[str, Gr
     result = graded[variant.name]
     assert len(result.statuses) == 28, result.explain()
     assert not result.not_passed and result.returncode == 0, result.explain()
+    assert result.lab_root_unchanged
 
 
 @pytest.mark.parametrize("variant", WRONG, ids=lambda v: f"{v.rejected_on}-{v.name}")
@@ -48,6 +49,7 @@ def test_wrong_solution_rejected_on_its_id(variant: Variant, graded: dict[str, G
     assert result.statuses.get(variant.rejected_on) == "failed", result.explain()
     assert not result.errors, f"harness errors, not verdicts:\n{result.explain()}"
     assert result.returncode == 1, result.explain()
+    assert result.lab_root_unchanged
 
 
 def test_catalogue_of_wrong_solutions_is_rich_enough() -> None:

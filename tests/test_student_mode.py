@@ -4,16 +4,22 @@ and a run killed with SIGKILL is repaired by the next run before anything else."
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from fixtures.tree import FixtureTree
+from grader.machinery.broker import student_node
 from grader.machinery.snapshot import tree_digest
-from solutions.walkthrough import SOLUTIONS, walk_queue
+from solutions.walkthrough import SOLUTIONS, walk_mq, walk_queue
+from tests.conftest import SharedBroker
 from tests.grading import REPO, grade
 from tests.variants.variant import Edit, Variant
 
@@ -98,3 +104,24 @@ def test_harness_fault_is_an_error_never_a_pass(
     assert set(graded.statuses.values()) == {"error"}, graded.explain()
     assert graded.returncode != 0
     assert "채점기 오류" in graded.outputs["M1.1"]
+
+
+def test_student_broker_down_fails_m1_3_and_grades_the_rest_privately(
+    fixture_tree: FixtureTree, shared_broker: SharedBroker, workdir: Callable[[str], Path]
+) -> None:
+    """--lab-root with no rabbit@localhost on 5672: M1.3 fails with the mq-up.sh hint, every
+    other step is graded on a private node (the `auto` backend), the files stay as they were."""
+    if student_node() is not None:
+        pytest.skip("a broker answers on 5672/15672 here: the student's node is not down")
+    root = workdir("mq-student") / "root"
+    walk_mq(root, shared_broker.broker.ctl)  # status.txt of a node started by mq-up.sh
+    before = tree_digest(root)
+    state = Path(tempfile.mkdtemp(prefix="lab-grader-state-", dir="/var/tmp"))  # rabbitmq reads it
+    state.chmod(0o755)
+    try:
+        graded = grade(root, fixture_tree.root, state / "s", lab="mq")
+    finally:
+        shutil.rmtree(state, ignore_errors=True)
+    assert graded.not_passed == {"M1.3"}, graded.explain()
+    assert "mq-up.sh" in graded.outputs["M1.3"]
+    assert graded.lab_root_unchanged and tree_digest(root) == before

@@ -45,7 +45,7 @@ class Travel:
     """Where each file (by its name in inbox when watching began) went, in order."""
 
     hops: dict[str, list[str]] = field(default_factory=dict)
-    copied: set[str] = field(default_factory=set)  # appeared somewhere by create, not by move
+    copied: set[str] = field(default_factory=set)  # reached processing/ by a copy, not a move
     opened_in_inbox: set[str] = field(default_factory=set)
     overflow: bool = False
 
@@ -136,9 +136,11 @@ def travel(events: Iterable[Event], inbox_names: Iterable[str], overflow: bool =
         elif ev.mask & IN_CREATE:
             copies = [o for (_, n), o in where.items() if n == ev.name]
             if copies:
-                where[key] = copies[0]
-                result.hops[copies[0]].append(ev.where)
-                result.copied.add(copies[0])
+                origin = copies[0]
+                if ev.where == "processing" and result.hops[origin][-1] == "inbox":
+                    result.copied.add(origin)  # a copy is no claim: two consumers both get it
+                where[key] = origin
+                result.hops[origin].append(ev.where)
         elif ev.mask & IN_DELETE:
             where.pop(key, None)
     for origin in leaving.values():  # moved somewhere unwatched

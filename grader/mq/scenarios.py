@@ -4,8 +4,10 @@ and random claims, and records what the broker and the claim system saw."""
 from __future__ import annotations
 
 import signal
+from concurrent.futures import ThreadPoolExecutor
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -251,14 +253,16 @@ def _prefetch(lab: MqLab, name: str, prefetch: int, *extra: str) -> PrefetchRun 
     claims = _claims(lab, name, good=24)
     with lab.scene(name) as scene:
         assert scene.partner is not None
-        scene.partner.control(delay=1.0)
+        scene.partner.control(delay=1.0)  # a slow claim system: 24 claims take 24 s
         amqp.declare_topology(scene.url)
         amqp.publish(scene.url, *claims)
-        seconds = 5.0
+        seconds = 8.0  # outlives the sampling even on a loaded machine
         process = scene.consumer(seconds, *extra)
         scene.partner.wait_for(lambda s: s["in_flight"] >= 1, timeout=5)
-        consumers = scene.broker.consumers(scene.vhost)
-        samples = scene.broker.sample_unacked(scene.vhost, amqp.CLAIM_QUEUE, 2.0)
+        with ThreadPoolExecutor(max_workers=1) as side:  # both rabbitmqctl calls at once
+            settings = side.submit(scene.broker.consumers, scene.vhost)
+            samples = scene.broker.sample_unacked(scene.vhost, amqp.CLAIM_QUEUE, 2.5)
+            consumers = settings.result()
         run = process.wait(seconds + GRACE)
         return PrefetchRun(prefetch, samples, consumers, run, len(claims))
 
@@ -311,7 +315,7 @@ def dedup(lab: MqLab) -> DedupRuns | Missing:
         ready_repeat = amqp.ready(scene.url, amqp.CLAIM_QUEUE) or 0
         first = process.wait(4.0 + GRACE)
         amqp.publish(scene.url, claim)
-        second = scene.consumer(2.5).wait(2.5 + GRACE)
+        second = scene.consumer(3.0).wait(3.0 + GRACE)  # whole seconds (int --max-seconds)
         db = scene.db
         header = db.read_bytes()[:16] if db.is_file() else b""
         return DedupRuns(
@@ -337,9 +341,9 @@ def record_only_success(lab: MqLab) -> RecordOnSuccess | Missing:
     claim = _claims(lab, "record", busy=1)[0]
     with lab.scene("record") as scene:
         assert scene.partner is not None
-        first = _consume(scene, [claim], 2.5)
+        first = _consume(scene, [claim], 3.0)  # whole seconds: an int --max-seconds is fine too
         scene.partner.control(accept_busy=True)
-        second = _consume(scene, [claim], 2.5)
+        second = _consume(scene, [claim], 3.0)
         return RecordOnSuccess(claim, first, second)
 
 
@@ -351,7 +355,7 @@ SCENARIOS: dict[str, Callable[[MqLab], ScenarioResult]] = {
     "good_claims": _consumer_scenario("good_claims", 3.0, good=5),
     "killed_mid_request": killed_mid_request,
     "business_rejection": _consumer_scenario("business_rejection", 3.0, good=1, no_docs=1),
-    "busy_claim": _consumer_scenario("busy_claim", 3.0, good=1, busy=1),
+    "busy_claim": _consumer_scenario("busy_claim", 4.0, good=1, busy=1),
     "claim_system_down": _consumer_scenario("claim_system_down", 3.0, partner=False, good=2),
     "claim_system_hangs": claim_system_hangs,
     "prefetch_default": prefetch_default,

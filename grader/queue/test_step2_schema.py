@@ -27,7 +27,8 @@ def _rows(queue_lab: QueueLab, req: Check) -> tuple[str, list[dict[str, str]]]:
     req.needs(path, queue_lab.shown("schema.csv"))
     text = path.read_text(encoding="utf-8-sig", errors="replace")
     lines = text.splitlines()
-    header = lines[0].strip() if lines else ""
+    header_cells = next(csv.reader([lines[0]])) if lines else []
+    header = ",".join(cell.strip() for cell in header_cells)  # quoted cells are fine too
     reader = csv.reader(io.StringIO("\n".join(lines[1:])))
     rows = [
         {"field": r[0].strip(), "type": (r[1] if len(r) > 1 else "").strip(),

@@ -47,7 +47,8 @@ class ClaimForwarder:
 
     def remember(self, mid):
         if mid:
-            self.db.execute("INSERT OR REPLACE INTO seen (mid, at) VALUES (?, ?)", (mid, time.time()))
+            self.db.execute("INSERT OR REPLACE INTO seen (mid, at) VALUES (?, ?)",
+                            (mid, time.time()))
             self.db.commit()
 
     def post(self, body):
@@ -381,7 +382,8 @@ WRONG: list[Variant] = [
         "dlx-not-durable",
         "eai.dlx declared without durable=True",
         (Edit("topology.py",
-              'channel.exchange_declare(DEAD_LETTER_EXCHANGE, exchange_type="direct", durable=True)',
+              'channel.exchange_declare(DEAD_LETTER_EXCHANGE, exchange_type="direct", '
+              "durable=True)",
               'channel.exchange_declare(DEAD_LETTER_EXCHANGE, exchange_type="direct")'),),
         rejected_on="M2.2",
     ),
@@ -449,8 +451,10 @@ WRONG: list[Variant] = [
             Edit("consumer.py", "channel.consume(CLAIM_QUEUE, inactivity_timeout=0.5)",
                  "channel.consume(CLAIM_QUEUE, inactivity_timeout=0.5, auto_ack=True)"),
             Edit("consumer.py", "        channel.basic_ack(tag)\n", ""),
-            Edit("consumer.py", "        channel.basic_reject(tag, requeue=False)\n", "        pass\n"),
-            Edit("consumer.py", "        channel.basic_nack(tag, requeue=True)\n", "        pass\n"),
+            Edit("consumer.py", "        channel.basic_reject(tag, requeue=False)\n",
+                 "        pass\n"),
+            Edit("consumer.py", "        channel.basic_nack(tag, requeue=True)\n",
+                 "        pass\n"),
         ),
         rejected_on="M4.3",
     ),
@@ -460,7 +464,8 @@ WRONG: list[Variant] = [
         "logged: the message is already gone)",
         (
             Edit("consumer.py", "    status = post_claim(claim_url, body)\n",
-                 "    channel.basic_ack(tag)  # got it\n    status = post_claim(claim_url, body)\n"),
+                 "    channel.basic_ack(tag)  # got it\n"
+                 "    status = post_claim(claim_url, body)\n"),
             Edit("consumer.py",
                  "        record(db, message_id)\n        channel.basic_ack(tag)\n",
                  "        record(db, message_id)\n"),
@@ -489,7 +494,8 @@ WRONG: list[Variant] = [
               '        log.info("%s: rejected by the claim system (422), dead-lettered", '
               "message_id)\n",
               "        channel.basic_nack(tag, requeue=True)\n"
-              '        log.info("%s: rejected by the claim system (422), requeued", message_id)\n'),),
+              '        log.info("%s: rejected by the claim system (422), requeued", '
+              "message_id)\n"),),
         rejected_on="M5.1",
     ),
     # step 6 ------------------------------------------------------------------------------
@@ -518,8 +524,8 @@ WRONG: list[Variant] = [
         "only-http-errors-caught",
         "post_claim catches HTTPError only: a refused connection (URLError) crashes the consumer",
         (Edit("consumer.py",
-              "    except (OSError, http.client.HTTPException) as exc:  # refused, reset, timed out, "
-              "garbled\n"
+              "    except (OSError, http.client.HTTPException) as exc:  # refused, reset, "
+              "timed out, garbled\n"
               '        log.warning("claim system did not answer: %r", exc)\n'
               "        return None\n",
               ""),),
