@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from fixtures.tree import FixtureTree
-from solutions.walkthrough import SOLUTIONS, walk_mq
 from grader.machinery.broker import VHOST_PREFIX
+from solutions.walkthrough import SOLUTIONS, walk_mq
 from tests.conftest import SharedBroker
 from tests.grading import Graded, grade
 from tests.variants.mq import CORRECT, WRONG

@@ -4,7 +4,6 @@ and random claims, and records what the broker and the claim system saw."""
 from __future__ import annotations
 
 import signal
-from concurrent.futures import ThreadPoolExecutor
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
