@@ -114,3 +114,24 @@ def test_inotify_tells_claim_by_rename_from_shortcuts(tmp_path: Path) -> None:
     assert seen.skipped_processing() == ["copied", "direct"]
     assert seen.opened_in_inbox == {"direct", "copied"}
     assert seen.sent_back_to_inbox() == ["looped"]
+
+
+def test_inotify_follows_files_through_subfolders_of_processing(tmp_path: Path) -> None:
+    """A consumer may claim into processing/<its own folder>/: that is processing/ too."""
+    dirs = {name: tmp_path / name for name in ("inbox", "processing", "done", "error")}
+    for path in dirs.values():
+        path.mkdir()
+    names = [f"{i}.json" for i in range(20)]
+    for name in names:
+        (dirs["inbox"] / name).write_text("{}")
+    watcher = Watcher(dirs)
+    mine = dirs["processing"] / f"worker-{os.getpid()}"
+    mine.mkdir()  # the first moves may beat the watch on it: joined by name
+    for name in names:
+        os.rename(dirs["inbox"] / name, mine / name)
+        os.rename(mine / name, dirs["done"] / name)
+    mine.rmdir()
+    seen = travel(watcher.stop(), names, watcher.overflow, watcher.subdirs)
+    assert watcher.subdirs == 1
+    assert all(seen.hops[n] == ["inbox", "processing", "done"] for n in names), seen.hops
+    assert seen.skipped_processing() == []

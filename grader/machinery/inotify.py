@@ -2,11 +2,13 @@
 
 A consumer that claims a file renames it inbox -> processing -> done; one that reads straight
 from inbox shows inbox -> done; a poison loop shows processing -> inbox. A copy shows up as
-a CREATE without a move. Events are paired by the kernel's rename cookie.
+a CREATE without a move. Events are paired by the kernel's rename cookie. Subdirectories of
+processing/ (one per consumer, say) count as processing/ and are watched as they appear.
 """
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import select
@@ -72,17 +74,26 @@ class Watcher:
         self._fd = _libc.inotify_init1(IN_NONBLOCK | IN_CLOEXEC)
         if self._fd < 0:
             raise OSError(ctypes.get_errno(), "inotify_init1 failed")
-        self._labels: dict[int, str] = {}
-        for label, path in dirs.items():
-            wd = _libc.inotify_add_watch(self._fd, os.fsencode(path), WATCHED)
-            if wd < 0:
-                raise OSError(ctypes.get_errno(), f"inotify_add_watch {path} failed")
-            self._labels[wd] = label
+        self._labels: dict[int, tuple[str, Path]] = {}
         self.events: list[Event] = []
         self.overflow = False
+        self.subdirs = 0  # subdirectories of processing/ seen
+        for label, path in dirs.items():
+            self._watch(label, path)
+            if label == "processing":
+                for sub in path.iterdir():
+                    if sub.is_dir():
+                        self.subdirs += 1
+                        self._watch(label, sub)
         self._stopping = threading.Event()
         self._thread = threading.Thread(target=self._read, daemon=True)
         self._thread.start()
+
+    def _watch(self, label: str, path: Path) -> None:
+        wd = _libc.inotify_add_watch(self._fd, os.fsencode(path), WATCHED)
+        if wd < 0:
+            raise OSError(ctypes.get_errno(), f"inotify_add_watch {path} failed")
+        self._labels[wd] = (label, path)
 
     def _read(self) -> None:
         poller = select.poll()
@@ -100,11 +111,17 @@ class Watcher:
             wd, mask, cookie, length = HEADER.unpack_from(data, offset)
             raw = data[offset + HEADER.size : offset + HEADER.size + length]
             offset += HEADER.size + length
+            name = raw.rstrip(b"\0").decode("utf-8", "surrogateescape")
             if mask & IN_Q_OVERFLOW:
                 self.overflow = True
-            elif not mask & IN_ISDIR and wd in self._labels:
-                name = raw.rstrip(b"\0").decode("utf-8", "surrogateescape")
-                self.events.append(Event(self._labels[wd], name, mask, cookie))
+            elif wd not in self._labels:
+                continue
+            elif not mask & IN_ISDIR:
+                self.events.append(Event(self._labels[wd][0], name, mask, cookie))
+            elif self._labels[wd][0] == "processing" and mask & (IN_CREATE | IN_MOVED_TO):
+                self.subdirs += 1
+                with contextlib.suppress(OSError):  # already gone again
+                    self._watch("processing", self._labels[wd][1] / name)
 
     def stop(self) -> list[Event]:
         self._stopping.set()
@@ -113,8 +130,16 @@ class Watcher:
         return self.events
 
 
-def travel(events: Iterable[Event], inbox_names: Iterable[str], overflow: bool = False) -> Travel:
-    """Follow every file that was in inbox when watching began through the events."""
+def travel(
+    events: Iterable[Event], inbox_names: Iterable[str], overflow: bool = False,
+    subdirs: int = 0,
+) -> Travel:
+    """Follow every file that was in inbox when watching began through the events.
+
+    A move whose other half was not seen (a subdirectory of processing/ made a moment before
+    the file went in, not watched yet) is joined by the file's name; with subdirectories of
+    processing/ about, that unseen place is processing/.
+    """
     result = Travel(overflow=overflow)
     where: dict[tuple[str, str], str] = {}  # (dir, name) -> original inbox name
     for name in inbox_names:
@@ -130,6 +155,11 @@ def travel(events: Iterable[Event], inbox_names: Iterable[str], overflow: bool =
                 leaving[ev.cookie] = where.pop(key)
         elif ev.mask & IN_MOVED_TO:
             origin = leaving.pop(ev.cookie, None)
+            if origin is None:  # came from somewhere unwatched: the file it left as?
+                unseen = [c for c, o in leaving.items() if o == ev.name]
+                if unseen:
+                    origin = leaving.pop(unseen[0])
+                    result.hops[origin].append("processing" if subdirs else "(밖)")
             if origin is not None:
                 where[key] = origin
                 result.hops[origin].append(ev.where)

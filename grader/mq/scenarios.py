@@ -192,7 +192,9 @@ def claim_system_hangs(lab: MqLab) -> HangRun | Missing:
 class KillRun:
     published: int
     held: bool  # the partner held a request when the consumer was killed
-    during: tuple[int, int]  # (ready, unacked) in claim.in while the partner held the request
+    # (ready, unacked) in claim.in and ready in claim.dead while the partner held the request:
+    # a call that timed out meanwhile may have been dead-lettered, which is no ack
+    during: tuple[int, int, int]
     after_ready: int
     after_dead: int
     accepted: int  # 201s the partner sent
@@ -223,17 +225,19 @@ def killed_mid_request(lab: MqLab) -> KillRun | Missing:
                        amqp.ready(scene.url, amqp.DEAD_QUEUE) or 0, accepted, run)
 
 
-def _live_counts(scene: Scene) -> tuple[int, int]:
-    """(ready, unacked) of claim.in right now, from rabbitmqctl."""
+def _live_counts(scene: Scene) -> tuple[int, int, int]:
+    """(ready, unacked) of claim.in and ready of claim.dead right now, from rabbitmqctl."""
     if scene.broker.ctl is None:
-        return (-1, -1)
+        return (-1, -1, -1)
     out = scene.broker.ctl(["-q", "list_queues", "-p", scene.vhost, "name", "messages_ready",
                             "messages_unacknowledged"], 60)
+    counts: dict[str, tuple[int, int]] = {}
     for line in out.splitlines():
         parts = line.split()
-        if parts[:1] == [amqp.CLAIM_QUEUE] and len(parts) == 3:
-            return int(parts[1]), int(parts[2])
-    return (0, 0)
+        if len(parts) == 3 and parts[1].isdigit() and parts[2].isdigit():
+            counts[parts[0]] = (int(parts[1]), int(parts[2]))
+    ready, unacked = counts.get(amqp.CLAIM_QUEUE, (0, 0))
+    return ready, unacked, counts.get(amqp.DEAD_QUEUE, (0, 0))[0]
 
 
 # step 7 --------------------------------------------------------------------------------------

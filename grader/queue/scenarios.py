@@ -73,7 +73,7 @@ def _consume_watched(lab: QueueLab, messages: QueueSet) -> ConsumeRun:
     messages.write(lab.live / "inbox")
     watcher = Watcher({d: lab.live / d for d in queuedir.DIRS})
     run = lab.consume()
-    seen = travel(watcher.stop(), messages.names, watcher.overflow)
+    seen = travel(watcher.stop(), messages.names, watcher.overflow, watcher.subdirs)
     return _observe(lab, messages, (run,), seen)
 
 
@@ -117,7 +117,7 @@ def _hold_lock_until_claimed(lab: QueueLab, db: Path, consumers: int) -> tuple[R
                 break
             time.sleep(0.02)
         conn.execute("ROLLBACK")
-    return tuple(p.wait(BIG_CONSUME_TIMEOUT) for p in started)
+    return tuple(lab.wait_consume(p, BIG_CONSUME_TIMEOUT) for p in started)
 
 
 def two_consumers(lab: QueueLab) -> TwoConsumers | Missing:
@@ -139,7 +139,7 @@ def two_consumers(lab: QueueLab) -> TwoConsumers | Missing:
         queuedir.reset(lab.live)
         crowd_set.write(lab.live / "inbox")
         started = [lab.start_consume() for _ in range(2)]
-        crowd_runs = tuple(p.wait(BIG_CONSUME_TIMEOUT) for p in started)
+        crowd_runs = tuple(lab.wait_consume(p, BIG_CONSUME_TIMEOUT) for p in started)
         crowd = _observe(lab, crowd_set, crowd_runs)
     return TwoConsumers(race, crowd)
 
