@@ -585,12 +585,14 @@ CORRECT: list[Variant] = [
         "each consumer claims into processing/<its pid>/ (a sign of ownership for crash "
         "recovery, as the notes suggest) and removes that folder when it ends",
         (
-            Edit("consume.py", "REQUIRED = (", "MINE = PROCESSING / f\"consumer-{os.getpid()}\"\nREQUIRED = ("),
+            Edit("consume.py", "REQUIRED = (",
+                 "MINE = PROCESSING / f\"consumer-{os.getpid()}\"\nREQUIRED = ("),
             Edit("consume.py", "        os.rename(INBOX / name, PROCESSING / name)\n",
                  "        os.rename(INBOX / name, MINE / name)\n"),
             Edit("consume.py", "    return PROCESSING / name\n", "    return MINE / name\n"),
             Edit("consume.py", "    db.execute(SCHEMA)\n", "    db.execute(SCHEMA)\n    MINE.mkdir()\n"),
-            Edit("consume.py", "    return 0\n", "    MINE.rmdir()  # processing/ is empty again\n    return 0\n"),
+            Edit("consume.py", "    return 0\n",
+                 "    MINE.rmdir()  # processing/ is empty again\n    return 0\n"),
         ),
     ),
 ]
