@@ -58,3 +58,21 @@ def grade(
         log=run.stdout + run.stderr,
         lab_root_unchanged=tree_digest(lab_root) == before,
     )
+
+
+def assert_passes_every_id(result: Graded, ids: int) -> None:
+    """A correct solution: every one of the lab's ids passed, exit 0, files untouched."""
+    __tracebackhide__ = True
+    assert len(result.statuses) == ids, result.explain()
+    assert not result.not_passed and result.returncode == 0, result.explain()
+    assert result.lab_root_unchanged
+
+
+def assert_rejected_on(result: Graded, rid: str | None) -> None:
+    """A wrong solution: FAILED (a verdict, not a harness error) on ``rid``, exit 1."""
+    __tracebackhide__ = True
+    assert rid is not None
+    assert result.statuses.get(rid) == "failed", result.explain()
+    assert not result.errors, f"harness errors, not verdicts:\n{result.explain()}"
+    assert result.returncode == 1, result.explain()
+    assert result.lab_root_unchanged

@@ -14,7 +14,7 @@ from fixtures.tree import FixtureTree
 from grader.machinery.broker import VHOST_PREFIX
 from solutions.walkthrough import SOLUTIONS, walk_mq
 from tests.conftest import SharedBroker
-from tests.grading import Graded, grade
+from tests.grading import Graded, assert_passes_every_id, assert_rejected_on, grade
 from tests.variants.mq import CORRECT, WRONG
 from tests.variants.variant import Variant
 
@@ -46,20 +46,12 @@ def graded(fixture_tree: FixtureTree, shared_broker: SharedBroker,
 
 @pytest.mark.parametrize("variant", CORRECT, ids=lambda v: v.name)
 def test_correct_solution_passes_every_id(variant: Variant, graded: dict[str, Graded]) -> None:
-    result = graded[variant.name]
-    assert len(result.statuses) == MQ_IDS, result.explain()
-    assert not result.not_passed and result.returncode == 0, result.explain()
-    assert result.lab_root_unchanged
+    assert_passes_every_id(graded[variant.name], MQ_IDS)
 
 
 @pytest.mark.parametrize("variant", WRONG, ids=lambda v: f"{v.rejected_on}-{v.name}")
 def test_wrong_solution_rejected_on_its_id(variant: Variant, graded: dict[str, Graded]) -> None:
-    result = graded[variant.name]
-    assert variant.rejected_on is not None
-    assert result.statuses.get(variant.rejected_on) == "failed", result.explain()
-    assert not result.errors, f"harness errors, not verdicts:\n{result.explain()}"
-    assert result.returncode == 1, result.explain()
-    assert result.lab_root_unchanged
+    assert_rejected_on(graded[variant.name], variant.rejected_on)
 
 
 def test_no_vhost_is_left_on_the_broker(graded: dict[str, Graded],

@@ -11,7 +11,7 @@ import pytest
 
 from fixtures.tree import FixtureTree
 from solutions.walkthrough import SOLUTIONS, walk_queue
-from tests.grading import Graded, grade
+from tests.grading import Graded, assert_passes_every_id, assert_rejected_on, grade
 from tests.variants.queue import CORRECT, WRONG
 from tests.variants.variant import Variant
 
@@ -36,20 +36,12 @@ def graded(fixture_tree: FixtureTree, workdir: Callable[[str], Path]) -> dict[st
 
 @pytest.mark.parametrize("variant", CORRECT, ids=lambda v: v.name)
 def test_correct_solution_passes_every_id(variant: Variant, graded: dict[str, Graded]) -> None:
-    result = graded[variant.name]
-    assert len(result.statuses) == 28, result.explain()
-    assert not result.not_passed and result.returncode == 0, result.explain()
-    assert result.lab_root_unchanged
+    assert_passes_every_id(graded[variant.name], 28)
 
 
 @pytest.mark.parametrize("variant", WRONG, ids=lambda v: f"{v.rejected_on}-{v.name}")
 def test_wrong_solution_rejected_on_its_id(variant: Variant, graded: dict[str, Graded]) -> None:
-    result = graded[variant.name]
-    assert variant.rejected_on is not None
-    assert result.statuses.get(variant.rejected_on) == "failed", result.explain()
-    assert not result.errors, f"harness errors, not verdicts:\n{result.explain()}"
-    assert result.returncode == 1, result.explain()
-    assert result.lab_root_unchanged
+    assert_rejected_on(graded[variant.name], variant.rejected_on)
 
 
 def test_catalogue_of_wrong_solutions_is_rich_enough() -> None:
