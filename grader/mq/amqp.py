@@ -25,7 +25,11 @@ DLX_ARGUMENTS = {"x-dead-letter-exchange": DEAD_EXCHANGE, "x-dead-letter-routing
 
 @contextlib.contextmanager
 def channel(url: str) -> Iterator[Any]:
-    connection = pika.BlockingConnection(pika.URLParameters(url))
+    parameters = pika.URLParameters(url)
+    # A broker in a memory alarm blocks publishers instead of refusing them: never wait forever.
+    parameters.blocked_connection_timeout = 30
+    parameters.socket_timeout = 10
+    connection = pika.BlockingConnection(parameters)
     try:
         yield connection.channel()
     finally:

@@ -287,13 +287,16 @@ class DedupRuns:
     first: RunResult
     calls_after_first: int
     calls_after_same_process_repeat: int
-    ready_after_repeat: int  # claim.in after the repeat inside the same process
+    # claim.in (ready + unacked) after the repeat inside the same process: a duplicate the
+    # consumer holds without acking is unacked, not ready, until it ends
+    ready_after_repeat: int
     second: RunResult
     calls_after_restart: int
     ready_after_restart: int
     db_exists: bool
     db_is_sqlite: bool
     dead: int = 0
+    dead_after_repeat: int = 0  # claim.dead then: a duplicate rejected is not acked either
     notes: list[str] = field(default_factory=list)
 
 
@@ -315,17 +318,20 @@ def dedup(lab: MqLab) -> DedupRuns | Missing:
         amqp.publish(scene.url, claim)
         time.sleep(1.2)
         after_repeat = partner.calls(claim.guid)
-        ready_repeat = amqp.ready(scene.url, amqp.CLAIM_QUEUE) or 0
+        ready, unacked, dead_repeat = _live_counts(scene)
+        if ready < 0:  # no rabbitmqctl: what AMQP shows (ready only)
+            ready, unacked = amqp.ready(scene.url, amqp.CLAIM_QUEUE) or 0, 0
+            dead_repeat = amqp.ready(scene.url, amqp.DEAD_QUEUE) or 0
         first = process.wait(4.0 + GRACE)
         amqp.publish(scene.url, claim)
         second = scene.consumer(3.0).wait(3.0 + GRACE)  # whole seconds (int --max-seconds)
         db = scene.db
         header = db.read_bytes()[:16] if db.is_file() else b""
         return DedupRuns(
-            claim, first, after_first, after_repeat, ready_repeat, second,
+            claim, first, after_first, after_repeat, ready + unacked, second,
             partner.calls(claim.guid), amqp.ready(scene.url, amqp.CLAIM_QUEUE) or 0,
             db.is_file(), header == b"SQLite format 3\0",
-            amqp.ready(scene.url, amqp.DEAD_QUEUE) or 0,
+            amqp.ready(scene.url, amqp.DEAD_QUEUE) or 0, dead_repeat,
         )
 
 

@@ -17,8 +17,10 @@ def test_M8_1_repeat_is_acked_without_post(req: Check, dedup: DedupRuns | Missin
     req.expect(seen.calls_after_same_process_repeat == 1,
                "처리한 message_id 를 다시 발행하자 청구 시스템을 또 부름 "
                f"(POST {seen.calls_after_same_process_repeat}번)", run=seen.first)
-    req.expect(seen.ready_after_repeat == 0,
-               f"다시 온 메시지를 ack 하지 않음 (claim.in 에 {seen.ready_after_repeat}건)",
+    req.expect(seen.ready_after_repeat == 0 and seen.dead_after_repeat == 0,
+               f"다시 온 메시지를 ack 하지 않음 (claim.in 에 ready+unacked {seen.ready_after_repeat}건, "
+               f"claim.dead 에 {seen.dead_after_repeat}건)",
+               "이미 처리한 message_id 도 basic_ack 하세요: 청구 시스템만 부르지 않습니다.",
                run=seen.first)
 
 

@@ -335,6 +335,85 @@ if __name__ == "__main__":
     sys.exit(main())
 '''
 
+# ---------------------------------------------------------------------------------------------
+# Correct alternative 5: start_consuming() stopped by connection.call_later(max_seconds,
+# channel.stop_consuming); http.client by hand with a timeout; SQLite in autocommit mode
+# (isolation_level=None); basic_reject(requeue=True) for the one retry.
+# ---------------------------------------------------------------------------------------------
+
+ALT5_CONSUMER = r"""#!/usr/bin/env python3
+# 소비자: start_consuming 으로 돌고, --max-seconds 뒤 call_later 로 stop_consuming.
+import argparse
+import http.client
+import os
+import sqlite3
+import sys
+import urllib.parse
+
+import pika
+
+AMQP_URL = os.getenv("EAI_AMQP_URL", "amqp://guest:guest@127.0.0.1:5672/%2F")
+DB_PATH = os.getenv("EAI_MQ_DB", "/root/eaimw/mq/processed.db")
+TIMEOUT = 2
+
+
+def post_claim(base, body):
+    u = urllib.parse.urlsplit(base)
+    conn = http.client.HTTPConnection(u.hostname, u.port or 80, timeout=TIMEOUT)
+    try:
+        conn.request("POST", u.path.rstrip("/") + "/v1/claims", body=body,
+                     headers={"Content-Type": "application/json"})
+        return conn.getresponse().status
+    except (OSError, http.client.HTTPException) as e:
+        print("claim system error:", repr(e), flush=True)
+        return None
+    finally:
+        conn.close()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--claim", required=True)
+    ap.add_argument("--max-seconds", type=float, required=True)
+    ap.add_argument("--prefetch", type=int, default=5)
+    opts = ap.parse_args()
+
+    os.makedirs(os.path.dirname(os.path.abspath(DB_PATH)), exist_ok=True)
+    db = sqlite3.connect(DB_PATH, isolation_level=None)  # autocommit: 곧바로 디스크에
+    db.execute("CREATE TABLE IF NOT EXISTS done (id TEXT PRIMARY KEY)")
+
+    def on_claim(ch, method, props, body):
+        mid = props.message_id
+        if mid and db.execute("SELECT id FROM done WHERE id = ?", (mid,)).fetchone():
+            ch.basic_ack(method.delivery_tag)
+            return
+        code = post_claim(opts.claim, body)
+        if code == 201:
+            if mid:
+                db.execute("INSERT OR IGNORE INTO done (id) VALUES (?)", (mid,))
+            ch.basic_ack(method.delivery_tag)
+        elif code == 422 or method.redelivered:
+            ch.basic_reject(method.delivery_tag, requeue=False)
+        else:
+            ch.basic_reject(method.delivery_tag, requeue=True)
+        print(mid, code, "redelivered" if method.redelivered else "", flush=True)
+
+    connection = pika.BlockingConnection(pika.URLParameters(AMQP_URL))
+    channel = connection.channel()
+    channel.basic_qos(prefetch_count=opts.prefetch)
+    channel.basic_consume("claim.in", on_claim)
+    connection.call_later(opts.max_seconds, channel.stop_consuming)
+    try:
+        channel.start_consuming()
+    finally:
+        connection.close()
+        db.close()
+
+
+if __name__ == "__main__":
+    main()
+"""
+
 CORRECT: list[Variant] = [
     Variant(
         "callback-consumer",
@@ -356,6 +435,12 @@ CORRECT: list[Variant] = [
         "tables-topology",
         "queues before exchanges, declared from tables, then checked with passive declares",
         (Replace("topology.py", ALT4_TOPOLOGY),),
+    ),
+    Variant(
+        "start-consuming-consumer",
+        "start_consuming() ended by call_later(max_seconds, stop_consuming); http.client by "
+        "hand; SQLite in autocommit mode; basic_reject(requeue=True) for the retry",
+        (Replace("consumer.py", ALT5_CONSUMER),),
     ),
 ]
 
@@ -605,6 +690,28 @@ WRONG: list[Variant] = [
               'DB_PATH = Path(os.environ.get("EAI_MQ_DB", "/root/eaimw/mq/processed.db"))',
               'DB_PATH = Path(__file__).resolve().parent / "processed.db"'),),
         rejected_on="M8.3",
+    ),
+    Variant(
+        "duplicate-skipped-not-acked",
+        "a known message_id is skipped without calling the claim system, but never acked: it "
+        "sits unacked, and comes back at every restart",
+        (Edit("consumer.py",
+              '        log.info("%s: already processed, ack without calling the claim system", '
+              "message_id)\n"
+              "        channel.basic_ack(tag)\n",
+              '        log.info("%s: already processed, skipped", message_id)\n'),),
+        rejected_on="M8.1",
+    ),
+    Variant(
+        "duplicate-dead-lettered",
+        "a known message_id is rejected to claim.dead instead of acked",
+        (Edit("consumer.py",
+              '        log.info("%s: already processed, ack without calling the claim system", '
+              "message_id)\n"
+              "        channel.basic_ack(tag)\n",
+              '        log.info("%s: already processed, dropped", message_id)\n'
+              "        channel.basic_reject(tag, requeue=False)\n"),),
+        rejected_on="M8.1",
     ),
     Variant(
         "recorded-on-receipt",
