@@ -76,5 +76,5 @@ def add_options(parser: pytest.Parser) -> None:
     group.addoption("--rabbitmq-node", help="with --broker url: the node's name for rabbitmqctl "
                     "on this machine (live figures; ERL_EPMD_PORT from the environment)")
     group.addoption("--grader-seed", type=int, help="seed of the randomised fixtures")
-    group.addoption("--grader-workers", type=int, default=6,
-                    help="scenarios run at once (default 6)")
+    group.addoption("--grader-workers", type=int, default=16,
+                    help="scenarios run at once (default 16; they mostly wait)")
