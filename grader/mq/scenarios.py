@@ -7,7 +7,7 @@ import signal
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from fixtures.claims import Claim, claim_set
@@ -297,7 +297,6 @@ class DedupRuns:
     db_is_sqlite: bool
     dead: int = 0
     dead_after_repeat: int = 0  # claim.dead then: a duplicate rejected is not acked either
-    notes: list[str] = field(default_factory=list)
 
 
 def dedup(lab: MqLab) -> DedupRuns | Missing:
