@@ -21,6 +21,10 @@ from tests.variants.variant import Variant
 MQ_IDS = 25
 
 
+# Grading every variant happens in one module fixture: allow it the time.
+pytestmark = pytest.mark.timeout(1800)
+
+
 def _grade_variant(variant: Variant, tree: FixtureTree, broker: SharedBroker,
                    workdir: Callable[[str], Path]) -> Graded:
     base = workdir(variant.name)

@@ -15,6 +15,9 @@ from tests.grading import Graded, assert_passes_every_id, assert_rejected_on, gr
 from tests.variants.queue import CORRECT, WRONG
 from tests.variants.variant import Variant
 
+# Grading every variant happens in one module fixture: allow it the time.
+pytestmark = pytest.mark.timeout(1800)
+
 
 def _grade_variant(variant: Variant, tree: FixtureTree, workdir: Callable[[str], Path]) -> Graded:
     base = workdir(variant.name)

@@ -50,7 +50,10 @@ class RunDir:
         return self.base / "run"
 
     def _try_lock(self) -> bool:
-        self.base.mkdir(parents=True, exist_ok=True)
+        if not self.base.parent.exists():  # ours: reachable by user rabbitmq whatever the umask
+            self.base.parent.mkdir(parents=True)
+            os.chmod(self.base.parent, 0o755)
+        self.base.mkdir(exist_ok=True)
         os.chmod(self.base, 0o755)  # the broker runs as user rabbitmq below scratch/
         self._lock = (self.base / "lock").open("w")
         try:
