@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
+import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,7 +16,9 @@ import requests
 from fixtures.claims import Outcome, golden_claims
 from fixtures.tree import FixtureTree
 from grader.config import GraderConfig
+from grader.machinery.broker import start_local
 from grader.machinery.partner import Partner
+from grader.machinery.rundir import RunDir
 from grader.session import Grading
 from tests.conftest import SharedBroker
 
@@ -68,3 +73,26 @@ def test_vhosts_are_temporary(shared_broker: SharedBroker) -> None:
     with broker.vhost("probe") as name:
         assert name in broker.our_vhosts()
     assert name not in broker.our_vhosts()
+
+
+def test_a_node_left_by_a_killed_grader_is_stopped_by_the_next_run(
+    fixture_tree: FixtureTree, tmp_path: Path
+) -> None:
+    state = Path(tempfile.mkdtemp(prefix="lab-grader-state-", dir="/var/tmp"))
+    state.chmod(0o755)
+    try:
+        crashed = RunDir(state / "crashed")
+        crashed.open()
+        broker = start_local(fixture_tree.mq_up, crashed.scratch / "broker")  # never stopped
+        pid = int((crashed.scratch / "broker" / "node.pid").read_text())
+        assert broker.answers()
+        crashed._lock = None  # as if its grader was SIGKILLed: the lock goes with the process
+        notes = RunDir(state / "next").open()
+        assert any("RabbitMQ node" in note for note in notes), notes
+        time.sleep(0.2)
+        assert not Path(f"/proc/{pid}/cmdline").exists() or not Path(
+            f"/proc/{pid}/cmdline").read_bytes()  # gone, or a zombie waiting for PID 1
+        assert not broker.answers()
+        assert not (state / "crashed").exists()
+    finally:
+        shutil.rmtree(state, ignore_errors=True)

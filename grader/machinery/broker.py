@@ -180,9 +180,26 @@ class Broker:
 
 
 # backends --------------------------------------------------------------------------------
-def _kill_pidfile(pid_file: Path) -> None:
+EPMD_PORT_FILE = "epmd.port"  # written before a private node starts: how to stop it later
+
+
+def stop_node(base: Path) -> None:
+    """Kill a private node started in ``base`` and its epmd, then remove ``base``."""
     with contextlib.suppress(OSError, ValueError):
-        os.kill(int(pid_file.read_text().strip()), signal.SIGKILL)
+        os.kill(int((base / "node.pid").read_text().strip()), signal.SIGKILL)
+    with contextlib.suppress(OSError, ValueError):
+        port = int((base / EPMD_PORT_FILE).read_text())
+        subprocess.run(["epmd", "-port", str(port), "-kill"], capture_output=True, timeout=10,
+                       env=os.environ | {"ERL_EPMD_PORT": str(port)}, check=False)
+    shutil.rmtree(base, ignore_errors=True)
+
+
+def stop_leftover_nodes(scratch: Path) -> int:
+    """Stop the private nodes a grader killed mid-run left under its scratch tree."""
+    leftovers = list(scratch.glob(f"*/{EPMD_PORT_FILE}")) if scratch.is_dir() else []
+    for port_file in leftovers:
+        stop_node(port_file.parent)
+    return len(leftovers)
 
 
 def start_local(mq_up: Path, base: Path, run: Callable[..., subprocess.CompletedProcess[str]]
@@ -201,13 +218,11 @@ def start_local(mq_up: Path, base: Path, run: Callable[..., subprocess.Completed
         **{f"MQ_{name}_PORT": str(port) for name, port in ports.items()},
     }
     ctl_env = {"ERL_EPMD_PORT": str(ports["EPMD"]), "ERL_EPMD_RELAXED_COMMAND_CHECK": "1"}
+    base.mkdir(parents=True, exist_ok=True)
+    (base / EPMD_PORT_FILE).write_text(str(ports["EPMD"]))
 
     def stop() -> None:
-        _kill_pidfile(base / "node.pid")
-        subprocess.run(["epmd", "-port", str(ports["EPMD"]), "-kill"], capture_output=True,
-                       env=os.environ | ctl_env, timeout=10, check=False)
-        with contextlib.suppress(OSError):
-            shutil.rmtree(base)
+        stop_node(base)
 
     try:
         started = run(["bash", str(mq_up)], env=os.environ | env, capture_output=True,

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+from grader.machinery.broker import stop_leftover_nodes
 from grader.machinery.runner import ProcessRegistry
 from grader.machinery.snapshot import recover
 
@@ -69,6 +70,9 @@ class RunDir:
         killed = ProcessRegistry.kill_journal(self.processes)
         if killed:
             notes.append(f"killed {killed} process group(s) left by an interrupted run")
+        nodes = stop_leftover_nodes(self.scratch)
+        if nodes:
+            notes.append(f"stopped {nodes} RabbitMQ node(s) left by an interrupted run")
         notes += [f"restored {path} from an interrupted run" for path in recover(self.snapshots)]
         if self.scratch.exists():
             shutil.rmtree(self.scratch)
