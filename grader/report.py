@@ -27,11 +27,11 @@ class Outcome:
     def blocked_by(self) -> str | None:
         return self.finding.blocked_by if self.finding else None
 
-    def text(self) -> str:
+    def text(self, checked: bool = True) -> str:
         if self.status == PASSED:
             return "통과"
         if self.finding is not None:
-            return self.finding.render()
+            return self.finding.render(checked)
         return f"채점기 오류(학생 잘못이 아님, 다시 돌리거나 조교에게 알리세요):\n{self.error}"
 
 
@@ -93,7 +93,7 @@ def scoreboard(book: ResultBook, header: str) -> list[str]:
                 if o.status == PASSED or o.blocked_by:
                     continue
                 lines.append(f"     {MARK[o.status]} {o.requirement.id} {o.requirement.title}")
-                lines += [f"         {line}" for line in o.text().splitlines()]
+                lines += [f"         {line}" for line in o.text(checked=False).splitlines()]
         for artefact, ids in _blocked_groups(mine).items():
             lines.append(
                 f" · {artefact} 이(가) 없어 {', '.join(ids)} 을(를) 판정하지 못했습니다 "

@@ -26,8 +26,10 @@ class Finding:
     tail: str = ""
     blocked_by: str | None = None  # the missing artefact that makes this id unjudgeable
 
-    def render(self) -> str:
-        lines = [f"확인: {self.requirement.title}", f"관찰: {self.seen}"]
+    def render(self, checked: bool = True) -> str:
+        """확인 (what was checked), 관찰 (what was seen), 힌트, and the script's output tail."""
+        lines = [f"확인: {self.requirement.title}"] if checked else []
+        lines.append(f"관찰: {self.seen}")
         if self.hint:
             lines.append(f"힌트: {self.hint}")
         if self.tail:
