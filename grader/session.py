@@ -58,11 +58,15 @@ class Grading:
         return snapshot
 
     def env(self, extra: Mapping[str, str] | None = None) -> dict[str, str]:
-        """The environment of every script the grader runs."""
+        """The environment of every script the grader runs (design.md's contract): LAB_ROOT,
+        LAB_FIXTURES, EAI_AMQP_URL and EAI_MQ_DB always set; an mq scene sets its own vhost
+        and database in ``extra``."""
         env = dict(os.environ)
         env.update(
             LAB_ROOT=str(self.lab_root),
             LAB_FIXTURES=str(self.fixtures.root),
+            EAI_AMQP_URL="amqp://guest:guest@127.0.0.1:5672/%2F",
+            EAI_MQ_DB=str(self.rundir.scratch / "no-mq-scene.db"),
             PYTHONDONTWRITEBYTECODE="1",
             PYTHONUNBUFFERED="1",
             LC_ALL="C.UTF-8",
