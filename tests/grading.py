@@ -51,6 +51,12 @@ def grade(
                          env=os.environ | (env or {}))
     data = json.loads(results.read_text())
     results.unlink()
+    # The results contract (Gradescope's format): one test per id, its name starting with it.
+    numbers = [t["number"] for t in data["tests"]]
+    assert len(numbers) == len(set(numbers))
+    assert all(t["name"].startswith(f"{t['number']} ") for t in data["tests"])
+    assert all(t["status"] in ("passed", "failed") for t in data["tests"])
+    assert data["score"] == sum(t["score"] for t in data["tests"])
     return Graded(
         returncode=run.returncode,
         statuses={t["number"]: t["extra_data"]["outcome"] for t in data["tests"]},
