@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from fixtures.tree import FixtureTree
+from grader.catalogue import requirements
 from grader.machinery.broker import student_node
 from grader.machinery.snapshot import tree_digest
 from solutions.walkthrough import SOLUTIONS, walk_mq, walk_queue
@@ -100,7 +101,7 @@ def test_harness_fault_is_an_error_never_a_pass(
     root.mkdir()
     graded = grade(root, fixture_tree.root, workdir("nobroker-state") / "s", lab="mq",
                    args=("--broker", "url", "--amqp-url", "amqp://guest:guest@127.0.0.1:1/%2F"))
-    assert len(graded.statuses) == 25
+    assert len(graded.statuses) == len(requirements("mq"))
     assert set(graded.statuses.values()) == {"error"}, graded.explain()
     assert graded.returncode != 0
     assert "채점기 오류" in graded.outputs["M1.1"]

@@ -202,15 +202,25 @@ def stop_leftover_nodes(scratch: Path) -> int:
     return len(leftovers)
 
 
-def start_local(mq_up: Path, base: Path, run: Callable[..., subprocess.CompletedProcess[str]]
-                = subprocess.run) -> Broker:
+def start_local(mq_up: Path, base: Path, attempts: int = 3) -> Broker:
     """A private node through the fixture's own mq-up.sh: free ports, its own epmd, data in
-    ``base`` (which must be reachable by user rabbitmq)."""
+    ``base`` (which must be reachable by user rabbitmq). A port taken between choosing it and
+    binding it (another process was quicker) costs one more attempt on other ports."""
     if shutil.which("rabbitmq-server") is None:
         raise BrokerUnavailable(
             "rabbitmq-server is not installed: apt-get install -y rabbitmq-server "
             "(or use --broker url/container)"
         )
+    for attempt in range(1, attempts + 1):
+        try:
+            return _start_local_once(mq_up, base)
+        except BrokerUnavailable as exc:
+            if "already in use" not in str(exc) or attempt == attempts:
+                raise
+    raise AssertionError("unreachable")
+
+
+def _start_local_once(mq_up: Path, base: Path) -> Broker:
     ports = {name: free_port() for name in ("AMQP", "MGMT", "DIST", "EPMD")}
     env = {
         "MQ_NODE": STUDENT_NODE,  # same name as the student's: its own epmd keeps them apart
@@ -225,8 +235,9 @@ def start_local(mq_up: Path, base: Path, run: Callable[..., subprocess.Completed
         stop_node(base)
 
     try:
-        started = run(["bash", str(mq_up)], env=os.environ | env, capture_output=True,
-                      text=True, timeout=120, start_new_session=True, check=False)
+        started = subprocess.run(["bash", str(mq_up)], env=os.environ | env,
+                                 capture_output=True, text=True, timeout=120,
+                                 start_new_session=True, check=False)
     except subprocess.TimeoutExpired as exc:
         stop()
         raise BrokerUnavailable(f"mq-up.sh did not return within 120 s: {exc}") from exc

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 from collections.abc import Callable
@@ -10,31 +11,28 @@ from typing import Any
 
 import requests
 
-from grader.machinery.broker import free_port
 from grader.machinery.runner import Process
 from grader.session import Grading
+
+LISTENING = re.compile(r"listening on (http://[\d.]+:\d+)")
 
 
 class Partner:
     """One partner.py process on a free port, with its statistics and controls."""
 
     def __init__(self, grading: Grading, script: Path) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
         self._http = requests.Session()
+        # Port 0: the partner binds a free port itself and says which (no race for a port).
         self._process: Process = grading.start(
-            [sys.executable, str(script), "claim", "--port", str(self.port)], cwd=script.parent
+            [sys.executable, str(script), "claim", "--port", "0"], cwd=script.parent
         )
         deadline = time.monotonic() + 15
-        while True:
-            try:
-                self.stats()
-                return
-            except requests.ConnectionError:
-                if not self._process.running() or time.monotonic() > deadline:
-                    result = self._process.kill()
-                    raise RuntimeError(f"partner.py did not start: {result.tail()}") from None
-                time.sleep(0.05)
+        while not (said := LISTENING.search(self._process.stdout_so_far())):
+            if not self._process.running() or time.monotonic() > deadline:
+                result = self._process.kill()
+                raise RuntimeError(f"partner.py did not start: {result.tail()}")
+            time.sleep(0.02)
+        self.url = said.group(1)
 
     def stats(self) -> dict[str, Any]:
         response = self._http.get(f"{self.url}/_stats", timeout=10)

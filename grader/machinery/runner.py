@@ -62,6 +62,10 @@ class _Tail:
 
     def text(self) -> str:
         self._thread.join(timeout=2)
+        return self.so_far()
+
+    def so_far(self) -> str:
+        """What the stream has said up to now (the process may still be running)."""
         return bytes(self._buffer[-OUTPUT_LIMIT:]).decode("utf-8", "replace")
 
 
@@ -161,6 +165,9 @@ class Process:
     @property
     def pid(self) -> int:
         return self._popen.pid
+
+    def stdout_so_far(self) -> str:
+        return self._stdout.so_far()
 
     def running(self) -> bool:
         return self._popen.poll() is None

@@ -37,10 +37,6 @@ class Once(Generic[T]):
             raise self._error
         return self._value  # type: ignore[return-value]
 
-    @property
-    def made(self) -> bool:
-        return self._done and self._error is None
-
 
 class ScenarioPool:
     """Named scenarios, each run at most once, on a small thread pool."""
@@ -53,10 +49,6 @@ class ScenarioPool:
 
     def define(self, name: str, run: Callable[[], object]) -> None:
         self._defined[name] = run
-
-    @property
-    def names(self) -> frozenset[str]:
-        return frozenset(self._defined)
 
     def start(self, names: Iterable[str]) -> None:
         for name in names:

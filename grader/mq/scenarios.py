@@ -4,6 +4,7 @@ and random claims, and records what the broker and the claim system saw."""
 from __future__ import annotations
 
 import signal
+import socket
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -11,7 +12,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from fixtures.claims import Claim, claim_set
-from grader.machinery.broker import free_port
 from grader.machinery.runner import RunResult
 from grader.mq import amqp
 from grader.mq.lab import GRACE, MqLab, Scene
@@ -158,14 +158,13 @@ def _consumer_scenario(name: str, seconds: float, partner: bool = True, **kinds:
         with lab.scene(name, partner=partner) as scene:
             if partner:
                 return _consume(scene, claims, seconds)
-            down = f"http://127.0.0.1:{_closed_port()}"
-            return _consume(scene, claims, seconds, claim_url=down)
+            # A port bound but never listened on refuses every connection, and stays ours.
+            with socket.socket() as down:
+                down.bind(("127.0.0.1", 0))
+                url = f"http://127.0.0.1:{down.getsockname()[1]}"
+                return _consume(scene, claims, seconds, claim_url=url)
     scenario.__name__ = name
     return scenario
-
-
-def _closed_port() -> int:
-    return free_port()  # nothing listens there once the probe socket is closed
 
 
 @dataclass(frozen=True)
@@ -237,6 +236,21 @@ def _live_counts(scene: Scene) -> tuple[int, int, int]:
             counts[parts[0]] = (int(parts[1]), int(parts[2]))
     ready, unacked = counts.get(amqp.CLAIM_QUEUE, (0, 0))
     return ready, unacked, counts.get(amqp.DEAD_QUEUE, (0, 0))[0]
+
+
+def _settled(scene: Scene, timeout: float) -> tuple[int, int, int]:
+    """Wait until claim.in holds nothing, ready or unacked (every delivery acked or
+    dead-lettered); then, or at ``timeout``, (ready, unacked) of claim.in and claim.dead's ready.
+    Without rabbitmqctl only ready messages can be seen."""
+    deadline = time.monotonic() + timeout
+    while True:
+        ready, unacked, dead = _live_counts(scene)
+        if ready < 0:
+            ready, unacked = amqp.ready(scene.url, amqp.CLAIM_QUEUE) or 0, 0
+            dead = amqp.ready(scene.url, amqp.DEAD_QUEUE) or 0
+        if ready + unacked == 0 or time.monotonic() > deadline:
+            return ready, unacked, dead
+        time.sleep(0.1)
 
 
 # step 7 --------------------------------------------------------------------------------------
@@ -311,15 +325,13 @@ def dedup(lab: MqLab) -> DedupRuns | Missing:
         amqp.publish(scene.url, claim)
         process = scene.consumer(4.0)
         partner.wait_for(lambda s: s["by_status"].get("201", 0) >= 1, timeout=5)
-        time.sleep(0.3)  # let it record and ack
+        # Record, then ack: nothing outside the student's own database shows when it has
+        # recorded, so give it a moment before the same message_id comes again.
+        time.sleep(0.3)
         after_first = partner.calls(claim.guid)
         amqp.publish(scene.url, claim)
-        time.sleep(1.2)
+        ready, unacked, dead_repeat = _settled(scene, timeout=3)  # a POST comes before its ack
         after_repeat = partner.calls(claim.guid)
-        ready, unacked, dead_repeat = _live_counts(scene)
-        if ready < 0:  # no rabbitmqctl: what AMQP shows (ready only)
-            ready, unacked = amqp.ready(scene.url, amqp.CLAIM_QUEUE) or 0, 0
-            dead_repeat = amqp.ready(scene.url, amqp.DEAD_QUEUE) or 0
         first = process.wait(4.0 + GRACE)
         amqp.publish(scene.url, claim)
         second = scene.consumer(3.0).wait(3.0 + GRACE)  # whole seconds (int --max-seconds)
