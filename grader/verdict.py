@@ -8,14 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NoReturn, TypeVar
+from typing import NoReturn
 
 import pytest
 
 from grader.catalogue import Requirement
 from grader.machinery.runner import RunResult
-
-T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -36,6 +34,15 @@ class Finding:
             lines.append("스크립트 출력(끝부분):")
             lines += [f"  | {line}" for line in self.tail.splitlines()]
         return "\n".join(lines)
+
+    def markdown(self) -> str:
+        """The same, for results.json (output_format md)."""
+        parts = [f"**확인**: {self.requirement.title}", f"**관찰**: {self.seen}"]
+        if self.hint:
+            parts.append(f"**힌트**: {self.hint}")
+        if self.tail:
+            parts.append(f"스크립트 출력(끝부분):\n\n```\n{self.tail}\n```")
+        return "\n\n".join(parts)
 
 
 class StudentFailure(pytest.fail.Exception):  # type: ignore[name-defined,misc]
@@ -97,13 +104,6 @@ class Check:
                 blocked_by=shown_as,
             )
         )
-
-    def judgeable(self, observation: T | Missing) -> T:
-        """The observation of a scenario, or a blocked FAIL when its artefact was missing."""
-        __tracebackhide__ = True
-        if isinstance(observation, Missing):
-            self.blocked(observation.artefact)
-        return observation
 
     def hint(self, override: str | None) -> str:
         return self.requirement.hint if override is None else override

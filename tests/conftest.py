@@ -41,6 +41,11 @@ class SharedBroker:
     def env(self) -> dict[str, str]:
         return dict(self.broker.ctl_env)
 
+    def status(self) -> str:
+        """`rabbitmqctl status` of the node (a node started by mq-up.sh): step 1's status.txt."""
+        assert self.broker.ctl is not None
+        return self.broker.ctl(["status"], 60)
+
 
 @pytest.fixture(scope="session")
 def shared_broker(fixture_tree: FixtureTree) -> Iterator[SharedBroker]:

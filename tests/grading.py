@@ -74,11 +74,14 @@ def assert_passes_every_id(result: Graded, ids: int) -> None:
     assert result.lab_root_unchanged
 
 
-def assert_rejected_on(result: Graded, rid: str | None) -> None:
-    """A wrong solution: FAILED (a verdict, not a harness error) on ``rid``, exit 1."""
+def assert_rejected_on_exactly(result: Graded, ids: frozenset[str]) -> None:
+    """A wrong solution: FAILED (a verdict, not a harness error) on exactly ``ids``, exit 1,
+    files untouched. A mistake that spills into other ids shows up here."""
     __tracebackhide__ = True
-    assert rid is not None
-    assert result.statuses.get(rid) == "failed", result.explain()
     assert not result.errors, f"harness errors, not verdicts:\n{result.explain()}"
+    assert result.not_passed == ids, (
+        f"expected to fail exactly {sorted(ids)}, failed {sorted(result.not_passed)}\n"
+        + result.explain()
+    )
     assert result.returncode == 1, result.explain()
     assert result.lab_root_unchanged

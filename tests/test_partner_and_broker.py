@@ -16,7 +16,7 @@ import requests
 from fixtures.claims import Outcome, golden_claims
 from fixtures.tree import FixtureTree
 from grader.config import GraderConfig
-from grader.machinery.broker import start_local
+from grader.machinery.broker import start_local, stop_leftover_nodes
 from grader.machinery.partner import Partner
 from grader.machinery.rundir import RunDir
 from grader.session import Grading
@@ -37,7 +37,7 @@ def grading(tmp_path: Path, fixture_tree: FixtureTree) -> Iterator[Grading]:
 
 
 def test_partner_answers_counts_and_obeys(grading: Grading, fixture_tree: FixtureTree) -> None:
-    partner = Partner(grading, fixture_tree.partner)
+    partner = Partner(lambda argv, cwd: grading.start(argv, cwd=cwd), fixture_tree.partner)
     claims = golden_claims()
     post = f"{partner.url}/v1/claims"
     expected = {Outcome.ACCEPTED: 201, Outcome.NO_DOCS: 422, Outcome.BUSY: 503}
@@ -87,7 +87,7 @@ def test_a_node_left_by_a_killed_grader_is_stopped_by_the_next_run(
         pid = int((crashed.scratch / "broker" / "node.pid").read_text())
         assert broker.answers()
         crashed._lock = None  # as if its grader was SIGKILLed: the lock goes with the process
-        notes = RunDir(state / "next").open()
+        notes = RunDir(state / "next", recoveries=(stop_leftover_nodes,)).open()
         assert any("RabbitMQ node" in note for note in notes), notes
         time.sleep(0.2)
         assert not Path(f"/proc/{pid}/cmdline").exists() or not Path(

@@ -16,21 +16,15 @@ from pathlib import Path
 import pytest
 
 from fixtures.tree import FixtureTree
-from grader.catalogue import requirements
 from grader.machinery.broker import student_node
 from grader.machinery.snapshot import tree_digest
-from solutions.walkthrough import SOLUTIONS, walk_mq, walk_queue
+from grader.mq.catalogue import MQ
+from solutions.walkthrough import walk_mq, walk_queue
 from tests.conftest import SharedBroker
 from tests.grading import REPO, grade
-from tests.variants.variant import Edit, Variant
+from tests.variants.variant import Variant
 
-SLOW = Variant(
-    "slow-but-correct",
-    "the reference, sleeping 50 ms per file, so a grader can be killed in the middle",
-    (Edit("consume.py", "        path = claim(name)\n",
-          "        time.sleep(0.05)\n        path = claim(name)\n"),
-     Edit("consume.py", "import sys\n", "import sys\nimport time\n")),
-)
+SLOW = Variant.named("queue", "_slow_but_correct")
 
 
 def _processes_mentioning(text: str) -> list[str]:
@@ -64,7 +58,7 @@ def test_sigkilled_grader_is_repaired_by_the_next_run(
     fixture_tree: FixtureTree, workdir: Callable[[str], Path]
 ) -> None:
     base = workdir("killed")
-    solution = SLOW.lay_out(SOLUTIONS / "queue", base / "solution")
+    solution = SLOW.lay_out(base / "solution")
     root = base / "root"
     walk_queue(root, fixture_tree.root, solution)
     before = tree_digest(root)
@@ -101,7 +95,7 @@ def test_harness_fault_is_an_error_never_a_pass(
     root.mkdir()
     graded = grade(root, fixture_tree.root, workdir("nobroker-state") / "s", lab="mq",
                    args=("--broker", "url", "--amqp-url", "amqp://guest:guest@127.0.0.1:1/%2F"))
-    assert len(graded.statuses) == len(requirements("mq"))
+    assert len(graded.statuses) == len(MQ.requirements)
     assert set(graded.statuses.values()) == {"error"}, graded.explain()
     assert graded.returncode != 0
     assert "채점기 오류" in graded.outputs["M1.1"]
@@ -115,7 +109,7 @@ def test_student_broker_down_fails_m1_3_and_grades_the_rest_privately(
     if student_node() is not None:
         pytest.skip("a broker answers on 5672/15672 here: the student's node is not down")
     root = workdir("mq-student") / "root"
-    walk_mq(root, shared_broker.broker.ctl)  # status.txt of a node started by mq-up.sh
+    walk_mq(root, shared_broker.status())  # status.txt of a node started by mq-up.sh
     before = tree_digest(root)
     state = Path(tempfile.mkdtemp(prefix="lab-grader-state-", dir="/var/tmp"))  # rabbitmq reads it
     state.chmod(0o755)

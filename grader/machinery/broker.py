@@ -29,6 +29,8 @@ from typing import Any
 
 import requests
 
+from grader.machinery.environ import environment, http_session
+
 VHOST_PREFIX = "lab-grader-"
 STUDENT_NODE = "rabbit@localhost"
 CTL_TIMEOUT = 60.0
@@ -53,7 +55,7 @@ def local_ctl(node: str, env: dict[str, str] | None = None) -> Ctl:
     def ctl(args: Sequence[str], timeout: float = CTL_TIMEOUT) -> str:
         run = subprocess.run(
             ["rabbitmqctl", "-n", node, *args], capture_output=True, text=True, timeout=timeout,
-            env=os.environ | (env or {}), check=False,
+            env=environment(**(env or {})), check=False,
         )
         if run.returncode != 0:
             raise RuntimeError(f"rabbitmqctl {' '.join(args)}: {(run.stderr or run.stdout)[-800:]}")
@@ -77,7 +79,7 @@ class Broker:
     node: str = STUDENT_NODE
     ctl_env: dict[str, str] = field(default_factory=dict)
     mq_up_env: dict[str, str] = field(default_factory=dict)  # how mq-up.sh started it
-    _http: requests.Session = field(default_factory=requests.Session, repr=False)
+    _http: requests.Session = field(default_factory=http_session, repr=False)
     _counter: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -156,6 +158,19 @@ class Broker:
         out = self.ctl(["eval", script], seconds + CTL_TIMEOUT)
         return [int(n) for n in re.findall(r"-?\d+", out)]
 
+    def queue_counts(self, vhost: str) -> dict[str, tuple[int, int]] | None:
+        """(ready, unacked) of every queue in ``vhost``, live; None without rabbitmqctl."""
+        if self.ctl is None:
+            return None
+        out = self.ctl(["-q", "list_queues", "-p", vhost, "name", "messages_ready",
+                        "messages_unacknowledged"], CTL_TIMEOUT)
+        counts: dict[str, tuple[int, int]] = {}
+        for line in out.splitlines():
+            parts = line.split()
+            if len(parts) == 3 and parts[1].isdigit() and parts[2].isdigit():
+                counts[parts[0]] = (int(parts[1]), int(parts[2]))
+        return counts
+
     def consumers(self, vhost: str) -> list[tuple[str, bool, int]]:
         """(queue, ack_required, prefetch_count) of every consumer in ``vhost``, live."""
         if self.ctl is None:
@@ -190,16 +205,16 @@ def stop_node(base: Path) -> None:
     with contextlib.suppress(OSError, ValueError):
         port = int((base / EPMD_PORT_FILE).read_text())
         subprocess.run(["epmd", "-port", str(port), "-kill"], capture_output=True, timeout=10,
-                       env=os.environ | {"ERL_EPMD_PORT": str(port)}, check=False)
+                       env=environment(ERL_EPMD_PORT=str(port)), check=False)
     shutil.rmtree(base, ignore_errors=True)
 
 
-def stop_leftover_nodes(scratch: Path) -> int:
+def stop_leftover_nodes(scratch: Path) -> list[str]:
     """Stop the private nodes a grader killed mid-run left under its scratch tree."""
     leftovers = list(scratch.glob(f"*/{EPMD_PORT_FILE}")) if scratch.is_dir() else []
     for port_file in leftovers:
         stop_node(port_file.parent)
-    return len(leftovers)
+    return [f"stopped {len(leftovers)} RabbitMQ node(s) left by an interrupted run"] if leftovers else []
 
 
 def start_local(mq_up: Path, base: Path, attempts: int = 3) -> Broker:
@@ -235,7 +250,7 @@ def _start_local_once(mq_up: Path, base: Path) -> Broker:
         stop_node(base)
 
     try:
-        started = subprocess.run(["bash", str(mq_up)], env=os.environ | env,
+        started = subprocess.run(["bash", str(mq_up)], env=environment(**env),
                                  capture_output=True, text=True, timeout=120,
                                  start_new_session=True, check=False)
     except subprocess.TimeoutExpired as exc:

@@ -5,14 +5,14 @@ from __future__ import annotations
 import re
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-import requests
-
+from grader.machinery.environ import http_session
 from grader.machinery.runner import Process
-from grader.session import Grading
+
+Start = Callable[[Sequence[str], Path], Process]  # argv, cwd -> a started process
 
 LISTENING = re.compile(r"listening on (http://[\d.]+:\d+)")
 
@@ -20,11 +20,11 @@ LISTENING = re.compile(r"listening on (http://[\d.]+:\d+)")
 class Partner:
     """One partner.py process on a free port, with its statistics and controls."""
 
-    def __init__(self, grading: Grading, script: Path) -> None:
-        self._http = requests.Session()
+    def __init__(self, start: Start, script: Path) -> None:
+        self._http = http_session()
         # Port 0: the partner binds a free port itself and says which (no race for a port).
-        self._process: Process = grading.start(
-            [sys.executable, str(script), "claim", "--port", "0"], cwd=script.parent
+        self._process: Process = start(
+            [sys.executable, str(script), "claim", "--port", "0"], script.parent
         )
         deadline = time.monotonic() + 15
         while not (said := LISTENING.search(self._process.stdout_so_far())):

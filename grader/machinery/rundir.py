@@ -12,11 +12,11 @@ import fcntl
 import hashlib
 import os
 import shutil
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from grader.machinery.broker import stop_leftover_nodes
 from grader.machinery.runner import ProcessRegistry
 from grader.machinery.snapshot import recover
 
@@ -25,18 +25,26 @@ class GraderBusy(RuntimeError):
     pass
 
 
+Recovery = Callable[[Path], list[str]]  # scratch dir of an interrupted run -> what was undone
+
+
 @dataclass
 class RunDir:
     base: Path
-    _lock: IO[str] | None = None
+    # What else an interrupted run may have left in its scratch tree (a RabbitMQ node, ...).
+    recoveries: Sequence[Recovery] = ()
+    _lock: IO[str] | None = field(default=None, repr=False)
 
     @classmethod
-    def for_lab_root(cls, state_dir: Path, lab_root: Path | None) -> RunDir:
+    def for_lab_root(
+        cls, state_dir: Path, lab_root: Path | None, recoveries: Sequence[Recovery] = ()
+    ) -> RunDir:
         """One directory per student lab root (two graders on one root exclude each other);
         a reference run, whose lab root is made inside the run, gets its own."""
         if lab_root is None:
-            return cls(state_dir / f"reference-{os.getpid()}")
-        return cls(state_dir / hashlib.sha256(str(lab_root.resolve()).encode()).hexdigest()[:16])
+            return cls(state_dir / f"reference-{os.getpid()}", recoveries)
+        key = hashlib.sha256(str(lab_root.resolve()).encode()).hexdigest()[:16]
+        return cls(state_dir / key, recoveries)
 
     @property
     def snapshots(self) -> Path:
@@ -70,9 +78,8 @@ class RunDir:
         killed = ProcessRegistry.kill_journal(self.processes)
         if killed:
             notes.append(f"killed {killed} process group(s) left by an interrupted run")
-        nodes = stop_leftover_nodes(self.scratch)
-        if nodes:
-            notes.append(f"stopped {nodes} RabbitMQ node(s) left by an interrupted run")
+        for recovery in self.recoveries:
+            notes += recovery(self.scratch)
         notes += [f"restored {path} from an interrupted run" for path in recover(self.snapshots)]
         if self.scratch.exists():
             shutil.rmtree(self.scratch)
@@ -87,7 +94,7 @@ class RunDir:
         notes: list[str] = []
         if self.base.parent.is_dir():
             for other in sorted(self.base.parent.iterdir()):
-                left = RunDir(other)
+                left = RunDir(other, self.recoveries)
                 if other != self.base and other.is_dir() and left._try_lock():
                     notes += left._recover()
                     left.close()

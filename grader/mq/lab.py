@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -13,12 +13,16 @@ from grader.machinery import broker as brokers
 from grader.machinery.broker import Broker
 from grader.machinery.partner import Partner
 from grader.machinery.runner import Process, RunResult
-from grader.machinery.scenarios import Once
+from grader.machinery.scenarios import Once, ScenarioPool
+from grader.mq.catalogue import MQ_DIR
 from grader.session import Grading
-from solutions.walkthrough import walk_mq
 
 GRACE = 5.0  # a consumer must end within --max-seconds plus this
 SCRIPT_TIMEOUT = 20.0  # topology.py, publish.py
+STATUS_TIMEOUT = 60.0  # rabbitmqctl status, for the reference walkthrough's status.txt
+
+# (lab root, `rabbitmqctl status` of the node or None): the reference walkthrough
+LayOut = Callable[[Path, str | None], None]
 
 
 @dataclass(frozen=True)
@@ -50,21 +54,30 @@ def choose_broker(grading: Grading) -> Broker:
 
 
 class MqLab:
-    def __init__(self, grading: Grading) -> None:
+    def __init__(self, grading: Grading, reference: LayOut | None) -> None:
         self.grading = grading
         self.claims: ClaimSet = grading.fixtures.claims
-        self.live = grading.lab_root / "eaimw" / "mq"
+        self.live = grading.lab_root / MQ_DIR
         self.stage = Once(self._set_stage)
+        self._reference = reference
+
+    @property
+    def pool(self) -> ScenarioPool:
+        return self.grading.pool
 
     def _set_stage(self) -> Stage:
         broker = choose_broker(self.grading)
         self.grading.on_close(broker.stop)
         self.grading.on_close(broker.delete_our_vhosts)
         broker.delete_stale_vhosts()
-        if not self.grading.config.student_mode:
-            walk_mq(self.grading.lab_root, broker.ctl)
-        snapshot = self.grading.snapshot("eaimw/mq")
+        if self._reference is not None:
+            status = broker.ctl(["status"], STATUS_TIMEOUT) if broker.ctl else None
+            self._reference(self.grading.lab_root, status)
+        snapshot = self.grading.snapshot(MQ_DIR)
         return Stage(broker, snapshot.saved)
+
+    def _start(self, argv: Sequence[str], cwd: Path) -> Process:
+        return self.grading.start(argv, cwd=cwd)
 
     def student_node(self) -> Broker | None:
         """The node M1.3 judges: the student's rabbit@localhost in student mode, or the node an
@@ -76,14 +89,14 @@ class MqLab:
         return brokers.student_node()
 
     def shown(self, name: str = "") -> str:
-        return str(self.grading.lab_root / "eaimw" / "mq" / name).rstrip("/")
+        return str(self.grading.lab_root / MQ_DIR / name).rstrip("/")
 
     @contextlib.contextmanager
     def scene(self, purpose: str, partner: bool = True) -> Iterator[Scene]:
         """A temporary vhost, a partner process of its own and a fresh EAI_MQ_DB path."""
         stage = self.stage.get()
         with stage.broker.vhost(purpose) as vhost:
-            stub = Partner(self.grading, self.grading.fixtures.partner) if partner else None
+            stub = Partner(self._start, self.grading.fixtures.partner) if partner else None
             try:
                 db = self.grading.scratch_dir(f"db-{purpose}") / "processed.db"
                 yield Scene(self, stage.broker, vhost, stub, db)

@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 
 from grader.mq import amqp
-from grader.mq.scenarios import TopologyRuns
-from grader.verdict import Check, Missing
+from grader.mq.records import TopologyRuns
+from grader.verdict import Check
 
 
 @pytest.mark.req("M2.1")
-def test_M2_1_runs_twice_in_the_given_vhost(req: Check, topology: TopologyRuns | Missing) -> None:
-    seen = req.judgeable(topology)
+def test_M2_1_runs_twice_in_the_given_vhost(req: Check, topology: TopologyRuns) -> None:
+    seen = topology
     for n, run in enumerate(seen.runs, start=1):
         req.expect_ran(run, f"topology.py {n}번째 실행")
     req.expect(bool(seen.exchanges or seen.queues),
@@ -20,8 +20,8 @@ def test_M2_1_runs_twice_in_the_given_vhost(req: Check, topology: TopologyRuns |
 
 
 @pytest.mark.req("M2.2")
-def test_M2_2_exchanges_direct_durable(req: Check, topology: TopologyRuns | Missing) -> None:
-    seen = req.judgeable(topology)
+def test_M2_2_exchanges_direct_durable(req: Check, topology: TopologyRuns) -> None:
+    seen = topology
     for name in (amqp.CLAIM_EXCHANGE, amqp.DEAD_EXCHANGE):
         found = seen.exchanges.get(name)
         req.expect(found is not None, f"교환기 {name} 없음 (있는 것: {sorted(seen.exchanges)})")
@@ -31,8 +31,8 @@ def test_M2_2_exchanges_direct_durable(req: Check, topology: TopologyRuns | Miss
 
 
 @pytest.mark.req("M2.3")
-def test_M2_3_queues_durable_with_dlx(req: Check, topology: TopologyRuns | Missing) -> None:
-    seen = req.judgeable(topology)
+def test_M2_3_queues_durable_with_dlx(req: Check, topology: TopologyRuns) -> None:
+    seen = topology
     for name in (amqp.CLAIM_QUEUE, amqp.DEAD_QUEUE):
         found = seen.queues.get(name)
         req.expect(found is not None and found["durable"],
@@ -43,8 +43,8 @@ def test_M2_3_queues_durable_with_dlx(req: Check, topology: TopologyRuns | Missi
 
 
 @pytest.mark.req("M2.4")
-def test_M2_4_bindings(req: Check, topology: TopologyRuns | Missing) -> None:
-    seen = req.judgeable(topology)
+def test_M2_4_bindings(req: Check, topology: TopologyRuns) -> None:
+    seen = topology
     expected = [(amqp.CLAIM_EXCHANGE, amqp.CLAIM_QUEUE, amqp.CLAIM_KEY),
                 (amqp.DEAD_EXCHANGE, amqp.DEAD_QUEUE, amqp.DEAD_KEY)]
     missing = [b for b in expected if b not in seen.bindings]

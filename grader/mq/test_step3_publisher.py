@@ -7,13 +7,13 @@ import json
 import pytest
 
 from grader.mq import amqp
-from grader.mq.scenarios import PublishRun, RefusedPublish
-from grader.verdict import Check, Missing
+from grader.mq.records import PublishRun, RefusedPublish
+from grader.verdict import Check
 
 
 @pytest.mark.req("M3.1")
-def test_M3_1_one_message_with_the_claim_json(req: Check, publish: PublishRun | Missing) -> None:
-    seen = req.judgeable(publish)
+def test_M3_1_one_message_with_the_claim_json(req: Check, publish: PublishRun) -> None:
+    seen = publish
     req.expect_ran(seen.run, "publish.py")
     req.expect(len(seen.messages) == 1, f"claim.in 에 메시지 {len(seen.messages)}개 (기대: 1)",
                run=seen.run)
@@ -26,8 +26,8 @@ def test_M3_1_one_message_with_the_claim_json(req: Check, publish: PublishRun | 
 
 
 @pytest.mark.req("M3.2")
-def test_M3_2_properties_and_route(req: Check, publish: PublishRun | Missing) -> None:
-    seen = req.judgeable(publish)
+def test_M3_2_properties_and_route(req: Check, publish: PublishRun) -> None:
+    seen = publish
     req.expect(len(seen.messages) == 1, f"claim.in 에 메시지 {len(seen.messages)}개", run=seen.run)
     m = seen.messages[0]
     p = m.properties
@@ -53,10 +53,10 @@ def _refused(req: Check, seen: RefusedPublish, situation: str) -> None:
 
 
 @pytest.mark.req("M3.3")
-def test_M3_3_unroutable_exits_nonzero(req: Check, unroutable: RefusedPublish | Missing) -> None:
-    _refused(req, req.judgeable(unroutable), "claim 키로 묶인 큐가 없는데")
+def test_M3_3_unroutable_exits_nonzero(req: Check, unroutable: RefusedPublish) -> None:
+    _refused(req, unroutable, "claim 키로 묶인 큐가 없는데")
 
 
 @pytest.mark.req("M3.4")
-def test_M3_4_nacked_exits_nonzero(req: Check, nacked: RefusedPublish | Missing) -> None:
-    _refused(req, req.judgeable(nacked), "브로커가 발행을 거절(nack)했는데")
+def test_M3_4_nacked_exits_nonzero(req: Check, nacked: RefusedPublish) -> None:
+    _refused(req, nacked, "브로커가 발행을 거절(nack)했는데")

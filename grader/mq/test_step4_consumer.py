@@ -7,8 +7,8 @@ import json
 import pytest
 
 from grader.mq.lab import GRACE
-from grader.mq.scenarios import ConsumerRun, KillRun
-from grader.verdict import Check, Missing
+from grader.mq.records import ConsumerRun, KillRun
+from grader.verdict import Check
 
 
 def _json_equal(a: str, b: bytes) -> bool:
@@ -19,8 +19,8 @@ def _json_equal(a: str, b: bytes) -> bool:
 
 
 @pytest.mark.req("M4.1")
-def test_M4_1_one_post_each_all_acked(req: Check, good_claims: ConsumerRun | Missing) -> None:
-    seen = req.judgeable(good_claims)
+def test_M4_1_one_post_each_all_acked(req: Check, good_claims: ConsumerRun) -> None:
+    seen = good_claims
     calls = {c.guid: seen.calls(c) for c in seen.published}
     req.expect(all(n == 1 for n in calls.values()),
                f"정상 청구 {len(calls)}건의 POST 횟수: {sorted(calls.values())} (기대: 모두 1)",
@@ -33,8 +33,8 @@ def test_M4_1_one_post_each_all_acked(req: Check, good_claims: ConsumerRun | Mis
 
 
 @pytest.mark.req("M4.2")
-def test_M4_2_ends_by_itself(req: Check, good_claims: ConsumerRun | Missing) -> None:
-    seen = req.judgeable(good_claims)
+def test_M4_2_ends_by_itself(req: Check, good_claims: ConsumerRun) -> None:
+    seen = good_claims
     req.expect(not seen.run.timed_out,
                f"--max-seconds {seen.seconds:g} 인데 {seen.seconds + GRACE:g}초가 지나도 끝나지 않음",
                run=seen.run)
@@ -42,8 +42,8 @@ def test_M4_2_ends_by_itself(req: Check, good_claims: ConsumerRun | Missing) -> 
 
 
 @pytest.mark.req("M4.3")
-def test_M4_3_kill_loses_nothing(req: Check, killed_mid_request: KillRun | Missing) -> None:
-    seen = req.judgeable(killed_mid_request)
+def test_M4_3_kill_loses_nothing(req: Check, killed_mid_request: KillRun) -> None:
+    seen = killed_mid_request
     req.expect(seen.held, "소비자가 청구 시스템을 한 번도 부르지 않음", run=seen.run)
     kept = seen.after_ready + seen.after_dead + seen.accepted
     req.expect(kept == seen.published,
@@ -53,14 +53,14 @@ def test_M4_3_kill_loses_nothing(req: Check, killed_mid_request: KillRun | Missi
 
 
 @pytest.mark.req("M4.4")
-def test_M4_4_ack_only_after_201(req: Check, killed_mid_request: KillRun | Missing) -> None:
-    seen = req.judgeable(killed_mid_request)
+def test_M4_4_ack_only_after_201(req: Check, killed_mid_request: KillRun) -> None:
+    seen = killed_mid_request
     req.expect(seen.held, "소비자가 청구 시스템을 한 번도 부르지 않음", run=seen.run)
-    ready, unacked, dead = seen.during
-    if ready < 0:
+    during = seen.during
+    if during is None:
         raise RuntimeError("no rabbitmqctl: live ready/unacked of claim.in cannot be read")
     # A call that timed out meanwhile may already be in claim.dead: rejected, not acked.
-    kept = ready + unacked + dead
-    req.expect(kept == seen.published,
-               f"청구 시스템이 아직 답하지 않았는데 claim.in 에 ready {ready} + unacked {unacked} "
-               f"+ claim.dead {dead} = {kept} (발행 {seen.published}): 201 전에 ack 됨")
+    req.expect(during.kept == seen.published,
+               f"청구 시스템이 아직 답하지 않았는데 claim.in 에 ready {during.ready} + unacked "
+               f"{during.unacked} + claim.dead {during.dead} = {during.kept} "
+               f"(발행 {seen.published}): 201 전에 ack 됨")

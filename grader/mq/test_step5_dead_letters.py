@@ -6,15 +6,15 @@ import pytest
 
 from fixtures.claims import Outcome
 from grader.mq import amqp
-from grader.mq.scenarios import ConsumerRun
-from grader.verdict import Check, Missing
+from grader.mq.records import ConsumerRun
+from grader.verdict import Check
 
 
 @pytest.mark.req("M5.1")
 def test_M5_1_rejected_once_to_claim_dead(
-    req: Check, business_rejection: ConsumerRun | Missing
+    req: Check, business_rejection: ConsumerRun
 ) -> None:
-    seen = req.judgeable(business_rejection)
+    seen = business_rejection
     claim = next(c for c in seen.published if c.outcome is Outcome.NO_DOCS)
     calls = seen.calls(claim)
     req.expect(calls == 1, f"서류 없는 청구(422)를 {calls}번 POST (기대: 1번)", run=seen.run)

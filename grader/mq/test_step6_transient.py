@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 
 from fixtures.claims import Outcome
-from grader.mq.scenarios import ConsumerRun, HangRun
-from grader.verdict import Check, Missing
+from grader.mq.records import ConsumerRun, HangRun
+from grader.verdict import Check
 
 
 @pytest.mark.req("M6.1")
-def test_M6_1_busy_twice_then_dead(req: Check, busy_claim: ConsumerRun | Missing) -> None:
-    seen = req.judgeable(busy_claim)
+def test_M6_1_busy_twice_then_dead(req: Check, busy_claim: ConsumerRun) -> None:
+    seen = busy_claim
     claim = next(c for c in seen.published if c.outcome is Outcome.BUSY)
     calls = seen.calls(claim)
     req.expect(calls == 2, f"BUSY 청구(503)를 {calls}번 POST (기대: 정확히 2번)", run=seen.run)
@@ -21,8 +21,8 @@ def test_M6_1_busy_twice_then_dead(req: Check, busy_claim: ConsumerRun | Missing
 
 
 @pytest.mark.req("M6.2")
-def test_M6_2_claim_system_down(req: Check, claim_system_down: ConsumerRun | Missing) -> None:
-    seen = req.judgeable(claim_system_down)
+def test_M6_2_claim_system_down(req: Check, claim_system_down: ConsumerRun) -> None:
+    seen = claim_system_down
     req.expect_ran(seen.run, "청구 시스템이 꺼진 채 돌린 consumer.py")
     dead = set(seen.dead_guids())
     lost = [c.guid for c in seen.published if c.guid not in dead]
@@ -31,8 +31,8 @@ def test_M6_2_claim_system_down(req: Check, claim_system_down: ConsumerRun | Mis
 
 
 @pytest.mark.req("M6.3")
-def test_M6_3_claim_system_hangs(req: Check, claim_system_hangs: HangRun | Missing) -> None:
-    seen = req.judgeable(claim_system_hangs)
+def test_M6_3_claim_system_hangs(req: Check, claim_system_hangs: HangRun) -> None:
+    seen = claim_system_hangs
     run = seen.consumed.run
     req.expect(not run.timed_out,
                f"청구 시스템이 응답하지 않자 --max-seconds {seen.consumed.seconds:g} 인데 "

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from grader.mq.scenarios import PrefetchRun
-from grader.verdict import Check, Missing
+from grader.mq.records import PrefetchRun
+from grader.verdict import Check
 
 
 def _bounded(req: Check, seen: PrefetchRun, how: str) -> None:
@@ -24,10 +24,10 @@ def _bounded(req: Check, seen: PrefetchRun, how: str) -> None:
 
 
 @pytest.mark.req("M7.1")
-def test_M7_1_default_prefetch_5(req: Check, prefetch_default: PrefetchRun | Missing) -> None:
-    _bounded(req, req.judgeable(prefetch_default), "--prefetch 없이")
+def test_M7_1_default_prefetch_5(req: Check, prefetch_default: PrefetchRun) -> None:
+    _bounded(req, prefetch_default, "--prefetch 없이")
 
 
 @pytest.mark.req("M7.2")
-def test_M7_2_prefetch_2(req: Check, prefetch_two: PrefetchRun | Missing) -> None:
-    _bounded(req, req.judgeable(prefetch_two), "--prefetch 2")
+def test_M7_2_prefetch_2(req: Check, prefetch_two: PrefetchRun) -> None:
+    _bounded(req, prefetch_two, "--prefetch 2")

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from grader.mq.scenarios import DedupRuns, RecordOnSuccess
-from grader.verdict import Check, Missing
+from grader.mq.records import DedupRuns, RecordOnSuccess
+from grader.verdict import Check
 
 
 @pytest.mark.req("M8.1")
-def test_M8_1_repeat_is_acked_without_post(req: Check, dedup: DedupRuns | Missing) -> None:
-    seen = req.judgeable(dedup)
+def test_M8_1_repeat_is_acked_without_post(req: Check, dedup: DedupRuns) -> None:
+    seen = dedup
     req.expect(seen.calls_after_first == 1,
                f"처음 발행한 청구를 {seen.calls_after_first}번 POST (기대: 1)", run=seen.first)
     req.expect(seen.calls_after_same_process_repeat == 1,
@@ -25,8 +25,8 @@ def test_M8_1_repeat_is_acked_without_post(req: Check, dedup: DedupRuns | Missin
 
 
 @pytest.mark.req("M8.2")
-def test_M8_2_memory_survives_restart(req: Check, dedup: DedupRuns | Missing) -> None:
-    seen = req.judgeable(dedup)
+def test_M8_2_memory_survives_restart(req: Check, dedup: DedupRuns) -> None:
+    seen = dedup
     req.expect_ran(seen.second, "같은 EAI_MQ_DB 로 다시 띄운 consumer.py")
     req.expect(seen.calls_after_restart == seen.calls_after_same_process_repeat == 1,
                f"소비자를 다시 띄운 뒤 같은 message_id 를 또 POST (모두 {seen.calls_after_restart}번)",
@@ -37,16 +37,16 @@ def test_M8_2_memory_survives_restart(req: Check, dedup: DedupRuns | Missing) ->
 
 
 @pytest.mark.req("M8.3")
-def test_M8_3_record_at_eai_mq_db(req: Check, dedup: DedupRuns | Missing) -> None:
-    seen = req.judgeable(dedup)
+def test_M8_3_record_at_eai_mq_db(req: Check, dedup: DedupRuns) -> None:
+    seen = dedup
     req.expect(seen.db_exists, "EAI_MQ_DB 가 가리키는 경로에 파일이 생기지 않음", run=seen.first)
     req.expect(seen.db_is_sqlite, "EAI_MQ_DB 의 파일이 SQLite 데이터베이스가 아님")
 
 
 @pytest.mark.req("M8.4")
-def test_M8_4_only_success_is_recorded(req: Check, record_only_success: RecordOnSuccess | Missing
+def test_M8_4_only_success_is_recorded(req: Check, record_only_success: RecordOnSuccess
                                        ) -> None:
-    seen = req.judgeable(record_only_success)
+    seen = record_only_success
     first, second, guid = seen.first, seen.second, seen.claim.guid
     req.expect(guid in first.dead_guids(),
                f"전제: 503 청구가 claim.dead 로 가야 하는데 가지 않음 (POST {first.calls(seen.claim)}번)",

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import sys
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from fixtures.queue_messages import QueueSet
 from grader.machinery.runner import Process, RunResult
+from grader.machinery.scenarios import ScenarioPool
+from grader.queue.catalogue import Q_DIR
 from grader.session import Grading
+
+LayOut = Callable[[Path, Path], None]  # (lab root, fixture root): the reference walkthrough
 
 CONSUME_TIMEOUT = 20.0  # a correct consume.py needs well under a second for ~50 files
 BIG_CONSUME_TIMEOUT = 40.0  # ~300 files, two consumers at once
@@ -26,9 +31,22 @@ class QueueLab:
     exclusive: threading.Lock = field(default_factory=threading.Lock)
     hung: bool = False  # consume.py already overran a timeout in this run
 
+    @classmethod
+    def open(cls, grading: Grading, reference: LayOut | None) -> QueueLab:
+        """The student's q/ saved before anything changes it (laid out first by the reference
+        walkthrough when grading the reference solution)."""
+        if reference is not None:
+            reference(grading.lab_root, grading.fixtures.root)
+        snapshot = grading.snapshot(Q_DIR)
+        return cls(grading, grading.fixtures.queue, snapshot.target, snapshot.saved)
+
+    @property
+    def pool(self) -> ScenarioPool:
+        return self.grading.pool
+
     def shown(self, name: str = "") -> str:
         """How the student knows the path: /root/q/NAME."""
-        return str(self.grading.lab_root / "q" / name).rstrip("/")
+        return str(self.grading.lab_root / Q_DIR / name).rstrip("/")
 
     def start_consume(self) -> Process:
         return self.grading.start([sys.executable, str(self.live / "consume.py")], cwd=self.live)

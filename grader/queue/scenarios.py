@@ -6,7 +6,6 @@ from __future__ import annotations
 import sqlite3
 import time
 from collections import Counter
-from collections.abc import Callable
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +16,10 @@ from grader.machinery.runner import RunResult
 from grader.machinery.sqlscript import SqlResult, run_sql_script
 from grader.queue import ledger, queuedir
 from grader.queue.lab import BIG_CONSUME_TIMEOUT, QueueLab
+from grader.scenario import Scenarios
 from grader.verdict import Missing
+
+scenarios: Scenarios[QueueLab] = Scenarios("queue", lab_fixture="queue_lab")
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,7 @@ def _consume_watched(lab: QueueLab, messages: QueueSet) -> ConsumeRun:
     return _observe(lab, messages, (run,), seen)
 
 
+@scenarios
 def fresh_run(lab: QueueLab) -> Rerun | Missing:
     """Q3.3–Q3.6, Q3.8: a fresh randomised inbox with every kind of poison, then some of the
     same messages again under new names."""
@@ -120,6 +123,7 @@ def _hold_lock_until_claimed(lab: QueueLab, db: Path, consumers: int) -> tuple[R
     return tuple(lab.wait_consume(p, BIG_CONSUME_TIMEOUT) for p in started)
 
 
+@scenarios
 def two_consumers(lab: QueueLab) -> TwoConsumers | Missing:
     """Q3.7: two consume.py at once, on a small contended set and on a few hundred files."""
     if not (lab.live / "consume.py").is_file():
@@ -154,6 +158,7 @@ class OrderChecks:
     clean: SqlResult
 
 
+@scenarios
 def order_checks(lab: QueueLab) -> OrderChecks | Missing:
     """Q6.1–Q6.4: the student's SQL, run on copies only."""
     sql_file = lab.saved / "order-check.sql"
@@ -204,6 +209,7 @@ class LagCase:
     run: RunResult
 
 
+@scenarios
 def lag_runs(lab: QueueLab) -> list[LagCase] | Missing:
     """Q7.1–Q7.2: lag.sh on queue dirs of the grader's (not /root/q), thresholds around the
     inbox count (equality included)."""
@@ -245,6 +251,7 @@ class ReplayRuns:
     hostile: list[ReplayCase]
 
 
+@scenarios
 def replay_runs(lab: QueueLab) -> ReplayRuns | Missing:
     """Q8.1–Q8.3: replay.sh in the live queue, each case on a freshly laid-out queue."""
     if not (lab.live / "replay.sh").is_file():
@@ -276,12 +283,3 @@ def replay_runs(lab: QueueLab) -> ReplayRuns | Missing:
             hostile=[case(f"../done/{layout['done'][1].name}"), case(str(outside)), case(""),
                      case(f"{prefix} copy 2.json")],
         )
-
-
-SCENARIOS: dict[str, Callable[[QueueLab], object]] = {
-    "fresh_run": fresh_run,
-    "two_consumers": two_consumers,
-    "order_checks": order_checks,
-    "lag_runs": lag_runs,
-    "replay_runs": replay_runs,
-}

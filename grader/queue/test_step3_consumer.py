@@ -15,7 +15,7 @@ from grader.queue import ledger
 from grader.queue.lab import QueueLab
 from grader.queue.queuedir import counts_text
 from grader.queue.scenarios import ConsumeRun, Rerun, TwoConsumers
-from grader.verdict import Check, Missing
+from grader.verdict import Check
 
 
 def _names(names: Iterable[str], limit: int = 4) -> str:
@@ -68,8 +68,8 @@ def test_Q3_2_processing_is_empty(req: Check, queue_lab: QueueLab) -> None:
 
 
 @pytest.mark.req("Q3.3")
-def test_Q3_3_valid_to_done_poison_to_error(req: Check, fresh_run: Rerun | Missing) -> None:
-    first = req.judgeable(fresh_run).first
+def test_Q3_3_valid_to_done_poison_to_error(req: Check, fresh_run: Rerun) -> None:
+    first = fresh_run.first
     _expect_runs_ok(req, first.runs, "새 메시지로 돌린 consume.py")
     problems = _misplaced(first)
     req.expect(
@@ -80,8 +80,8 @@ def test_Q3_3_valid_to_done_poison_to_error(req: Check, fresh_run: Rerun | Missi
 
 
 @pytest.mark.req("Q3.4")
-def test_Q3_4_files_pass_through_processing(req: Check, fresh_run: Rerun | Missing) -> None:
-    first = req.judgeable(fresh_run).first
+def test_Q3_4_files_pass_through_processing(req: Check, fresh_run: Rerun) -> None:
+    first = fresh_run.first
     travel = first.travel
     assert travel is not None
     req.expect(not travel.overflow, "파일 이동이 너무 많아(1초에 수만 번) 관찰할 수 없음: "
@@ -103,8 +103,8 @@ def test_Q3_4_files_pass_through_processing(req: Check, fresh_run: Rerun | Missi
 
 
 @pytest.mark.req("Q3.5")
-def test_Q3_5_rows_equal_valid_messages(req: Check, fresh_run: Rerun | Missing) -> None:
-    first = req.judgeable(fresh_run).first
+def test_Q3_5_rows_equal_valid_messages(req: Check, fresh_run: Rerun) -> None:
+    first = fresh_run.first
     req.expect(first.rows is not None, first.rows_error, run=first.runs[0])
     assert first.rows is not None
     expected = first.messages.messages
@@ -141,8 +141,8 @@ def _show(row: ledger.Row, message: object) -> str:
 
 
 @pytest.mark.req("Q3.6")
-def test_Q3_6_rerun_adds_no_row(req: Check, fresh_run: Rerun | Missing) -> None:
-    rerun = req.judgeable(fresh_run)
+def test_Q3_6_rerun_adds_no_row(req: Check, fresh_run: Rerun) -> None:
+    rerun = fresh_run
     _expect_runs_ok(req, rerun.again.runs, "같은 메시지를 다시 넣고 돌린 consume.py")
     before, after = rerun.first.rows, rerun.again.rows
     req.expect(before is not None and after is not None, rerun.again.rows_error)
@@ -160,8 +160,8 @@ def test_Q3_6_rerun_adds_no_row(req: Check, fresh_run: Rerun | Missing) -> None:
 
 
 @pytest.mark.req("Q3.7")
-def test_Q3_7_two_consumers_at_once(req: Check, two_consumers: TwoConsumers | Missing) -> None:
-    both = req.judgeable(two_consumers)
+def test_Q3_7_two_consumers_at_once(req: Check, two_consumers: TwoConsumers) -> None:
+    both = two_consumers
     race, crowd = both.race, both.crowd
     _expect_runs_ok(req, race.runs, "같은 msg_id 를 나눠 가진 두 consume.py")
     doubled = sorted(i for i, n in race.rows_per_id.items() if n > 1)
@@ -181,8 +181,8 @@ def test_Q3_7_two_consumers_at_once(req: Check, two_consumers: TwoConsumers | Mi
 
 
 @pytest.mark.req("Q3.8")
-def test_Q3_8_poison_does_not_loop(req: Check, fresh_run: Rerun | Missing) -> None:
-    first = req.judgeable(fresh_run).first
+def test_Q3_8_poison_does_not_loop(req: Check, fresh_run: Rerun) -> None:
+    first = fresh_run.first
     run = first.runs[0]
     req.expect(not run.timed_out, f"consume.py 가 {run.describe()}: 독약 메시지를 계속 돌리나요?",
                run=run)

@@ -7,7 +7,7 @@ import pytest
 from grader.machinery.sqlscript import SqlResult
 from grader.queue.lab import QueueLab
 from grader.queue.scenarios import OrderChecks
-from grader.verdict import Check, Missing
+from grader.verdict import Check
 
 
 def _rows(req: Check, result: SqlResult, where: str) -> int:
@@ -22,9 +22,9 @@ def _sample(result: SqlResult) -> str:
 
 @pytest.mark.req("Q6.1")
 def test_Q6_1_clean_on_the_students_ledger(
-    req: Check, queue_lab: QueueLab, order_checks: OrderChecks | Missing
+    req: Check, queue_lab: QueueLab, order_checks: OrderChecks
 ) -> None:
-    checks = req.judgeable(order_checks)
+    checks = order_checks
     if checks.own is None:
         req.blocked(queue_lab.shown("ledger.db"))
     n = _rows(req, checks.own, "학생의 ledger.db")
@@ -32,22 +32,22 @@ def test_Q6_1_clean_on_the_students_ledger(
 
 
 @pytest.mark.req("Q6.2")
-def test_Q6_2_finds_a_repeated_seq(req: Check, order_checks: OrderChecks | Missing) -> None:
-    checks = req.judgeable(order_checks)
+def test_Q6_2_finds_a_repeated_seq(req: Check, order_checks: OrderChecks) -> None:
+    checks = order_checks
     n = _rows(req, checks.duplicated, "한 주문에 seq 가 중복된 장부")
     req.expect(n >= 1, "한 주문 안에 같은 seq 가 두 번 있는 장부에서 0행")
 
 
 @pytest.mark.req("Q6.3")
-def test_Q6_3_finds_a_missing_seq(req: Check, order_checks: OrderChecks | Missing) -> None:
-    checks = req.judgeable(order_checks)
+def test_Q6_3_finds_a_missing_seq(req: Check, order_checks: OrderChecks) -> None:
+    checks = order_checks
     n = _rows(req, checks.hole, "한 주문에 seq 가 빠진 장부")
     req.expect(n >= 1, "한 주문 안에서 seq 하나가 빠진(예: 1,2,4) 장부에서 0행")
 
 
 @pytest.mark.req("Q6.4")
-def test_Q6_4_clean_on_many_orders(req: Check, order_checks: OrderChecks | Missing) -> None:
-    checks = req.judgeable(order_checks)
+def test_Q6_4_clean_on_many_orders(req: Check, order_checks: OrderChecks) -> None:
+    checks = order_checks
     n = _rows(req, checks.clean, "정상 장부")
     req.expect(n == 0, f"여러 주문(seq 10 이상 포함)의 정상 장부에서 {n}행: {_sample(checks.clean)}")
 

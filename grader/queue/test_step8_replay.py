@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from grader.queue.scenarios import ReplayCase, ReplayRuns
-from grader.verdict import Check, Missing
+from grader.verdict import Check
 
 
 def _changes(case: ReplayCase) -> str:
@@ -29,8 +29,8 @@ def _refused(req: Check, case: ReplayCase) -> None:
 
 
 @pytest.mark.req("Q8.1")
-def test_Q8_1_moves_the_file_back_unchanged(req: Check, replay_runs: ReplayRuns | Missing) -> None:
-    case = req.judgeable(replay_runs).moved
+def test_Q8_1_moves_the_file_back_unchanged(req: Check, replay_runs: ReplayRuns) -> None:
+    case = replay_runs.moved
     req.expect_ran(case.run, f"replay.sh {case.argument}")
     req.expect(case.after == case.expected,
                f"replay.sh {case.argument} 뒤: {_changes(case)} (기대: error/ → inbox/ 한 파일만)",
@@ -38,12 +38,12 @@ def test_Q8_1_moves_the_file_back_unchanged(req: Check, replay_runs: ReplayRuns 
 
 
 @pytest.mark.req("Q8.2")
-def test_Q8_2_refuses_a_name_not_in_error(req: Check, replay_runs: ReplayRuns | Missing) -> None:
-    for case in req.judgeable(replay_runs).missing:
+def test_Q8_2_refuses_a_name_not_in_error(req: Check, replay_runs: ReplayRuns) -> None:
+    for case in replay_runs.missing:
         _refused(req, case)
 
 
 @pytest.mark.req("Q8.3")
-def test_Q8_3_refuses_hostile_names(req: Check, replay_runs: ReplayRuns | Missing) -> None:
-    for case in req.judgeable(replay_runs).hostile:
+def test_Q8_3_refuses_hostile_names(req: Check, replay_runs: ReplayRuns) -> None:
+    for case in replay_runs.hostile:
         _refused(req, case)

@@ -1,51 +1,72 @@
-"""A variant is the reference solution with edits: a correct alternative or a one-mistake
-mutant, which names the requirement id that must reject it."""
+"""Self-test solutions: correct alternatives and one-mistake variants, each a real folder.
+
+    tests/variants/<lab>/<name>/
+        variant.toml    why = "..." (the mistake, or how this correct solution differs)
+                        fails = ["Q6.3"] (exactly the ids it must fail; [] for a correct one)
+        *.py, *.sh, ... whole files laid over the reference solution (solutions/<lab>/)
+        *.patch         unified diffs applied to the reference (patch -p1), for small edits
+        after-walk.sh   optional: steps the student did by hand, run in the lab directory
+                        after the walkthrough (bash, cwd = LAB_ROOT/q or LAB_ROOT/eaimw/mq)
+
+The .py files are linted and type-checked with the rest of the repository (leniently: they
+are written as students write). A folder whose name starts with "_" is a helper for another
+self-test, not graded as a variant.
+"""
 
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable
-from dataclasses import dataclass, field
+import subprocess
+import tomllib
+from dataclasses import dataclass
 from pathlib import Path
 
-
-@dataclass(frozen=True)
-class Edit:
-    """Replace ``old`` by ``new`` in ``file`` (``old`` must be there: a stale edit is an error)."""
-
-    file: str
-    old: str
-    new: str
-
-
-@dataclass(frozen=True)
-class Replace:
-    """Replace a whole file of the solution (or add one)."""
-
-    file: str
-    text: str
+VARIANTS = Path(__file__).resolve().parent
+SOLUTIONS = VARIANTS.parent.parent / "solutions"
+NOT_LAID_OUT = ("variant.toml", "__init__.py", "after-walk.sh", "*.patch", "__pycache__")
 
 
 @dataclass(frozen=True)
 class Variant:
+    lab: str
     name: str
-    why: str  # the mistake, or how this correct solution differs
-    changes: tuple[Edit | Replace, ...] = ()
-    rejected_on: str | None = None  # None: a correct solution that must pass every id
-    tamper: Callable[[Path], None] | None = field(default=None, compare=False)  # after walking
+    folder: Path
+    why: str
+    fails: frozenset[str]  # exactly the ids it must fail; empty for a correct solution
 
-    def lay_out(self, reference: Path, dest: Path) -> Path:
-        """Copy the reference solution to ``dest`` and apply the changes."""
-        shutil.copytree(reference, dest, ignore=shutil.ignore_patterns("__pycache__"))
-        for change in self.changes:
-            path = dest / change.file
-            if isinstance(change, Replace):
-                path.write_text(change.text)
-                if path.suffix in (".sh", ".py"):
-                    path.chmod(0o755)
-                continue
-            text = path.read_text()
-            if change.old not in text:
-                raise AssertionError(f"variant {self.name}: {change.file} has no {change.old!r}")
-            path.write_text(text.replace(change.old, change.new))
+    @classmethod
+    def named(cls, lab: str, name: str) -> Variant:
+        folder = VARIANTS / lab / name
+        data = tomllib.loads((folder / "variant.toml").read_text())
+        unknown = data.keys() - {"why", "fails"}
+        if unknown:
+            raise ValueError(f"{folder}/variant.toml: unknown keys {sorted(unknown)}")
+        return cls(lab, name, folder, " ".join(data["why"].split()), frozenset(data["fails"]))
+
+    @property
+    def correct(self) -> bool:
+        return not self.fails
+
+    def lay_out(self, dest: Path) -> Path:
+        """The reference solution with this variant's patches and files, at ``dest``."""
+        shutil.copytree(SOLUTIONS / self.lab, dest, ignore=shutil.ignore_patterns("__pycache__"))
+        for patch in sorted(self.folder.glob("*.patch")):
+            subprocess.run(["patch", "-s", "-p1", "-d", str(dest), "-i", str(patch)], check=True)
+        ignore = shutil.ignore_patterns(*NOT_LAID_OUT)
+        shutil.copytree(self.folder, dest, ignore=ignore, dirs_exist_ok=True)
         return dest
+
+    def after_walk(self, lab_dir: Path) -> None:
+        """What the student did by hand after running the scripts (steps 4, 5 ...)."""
+        script = self.folder / "after-walk.sh"
+        if script.is_file():
+            subprocess.run(["bash", str(script)], cwd=lab_dir, check=True)
+
+
+def variants(lab: str) -> list[Variant]:
+    """Every graded variant of ``lab``, by name."""
+    return [
+        Variant.named(lab, folder.name)
+        for folder in sorted((VARIANTS / lab).iterdir())
+        if (folder / "variant.toml").is_file() and not folder.name.startswith("_")
+    ]

@@ -1,0 +1,75 @@
+"""Behaviour scenarios, declared once.
+
+A scenario drives the student's scripts and returns what it saw: a record, never a verdict.
+Declaring one with a lab's ``Scenarios`` registry does three things at once, so they cannot
+drift apart:
+
+- it registers the scenario, so the lab starts it on the pool as soon as the lab comes up,
+  when any selected check asks for it (all of them run concurrently);
+- it makes a session fixture of the same name, whose value is the scenario's record;
+- a check asks for the record by that name, typed: ``def test_Q3_3_...(req, fresh_run: Rerun)``.
+
+A scenario that cannot run because the student's artefact is missing returns ``Missing``; the
+plugin turns that into one blocked FAIL per check that reads it (see plugin.pytest_pyfunc_call).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Generic, Protocol, TypeVar
+
+import pytest
+
+from grader.machinery.scenarios import ScenarioPool
+from grader.verdict import Missing
+
+R = TypeVar("R")
+
+
+class Staged(Protocol):
+    """A lab object whose scenarios run on a pool."""
+
+    @property
+    def pool(self) -> ScenarioPool: ...
+
+
+LabT = TypeVar("LabT", bound=Staged)
+
+
+class Scenarios(Generic[LabT]):
+    """The scenarios of one lab, read by checks through fixtures of their own names."""
+
+    def __init__(self, lab: str, lab_fixture: str) -> None:
+        self.lab = lab
+        self.lab_fixture = lab_fixture  # the session fixture that brings the lab up
+        self._defined: dict[str, Callable[[LabT], object]] = {}
+
+    def __call__(self, scenario: Callable[[LabT], R | Missing]) -> Callable[..., R]:
+        """Declare ``scenario``; returns the fixture (so the module exposes it to pytest)."""
+        name = scenario.__name__
+        if name in self._defined:
+            raise ValueError(f"scenario {self.lab}.{name} declared twice")
+        self._defined[name] = scenario
+        key = self.key(name)
+
+        def observed(request: pytest.FixtureRequest) -> R:
+            lab: LabT = request.getfixturevalue(self.lab_fixture)  # started the scenarios
+            # R or Missing: a Missing never reaches a check's body (plugin.pytest_pyfunc_call).
+            return lab.pool.result(key)  # type: ignore[return-value]
+
+        observed.__name__ = observed.__qualname__ = name
+        observed.__doc__ = scenario.__doc__
+        return pytest.fixture(scope="session", name=name)(observed)
+
+    @property
+    def names(self) -> frozenset[str]:
+        return frozenset(self._defined)
+
+    def key(self, name: str) -> str:
+        return f"{self.lab}.{name}"
+
+    def start(self, lab: LabT, wanted: Iterable[str]) -> None:
+        """Define every scenario on the lab's pool and start those some check reads."""
+        for name, scenario in self._defined.items():
+            lab.pool.define(self.key(name), lambda s=scenario: s(lab))  # type: ignore[misc]
+        lab.pool.start(self.key(name) for name in sorted(self.names & set(wanted)))

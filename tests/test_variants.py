@@ -1,0 +1,96 @@
+"""The grader accepts correct solutions written differently, and rejects each one-mistake
+variant on exactly the ids it declares (tests/variants/<lab>/*/variant.toml), both labs.
+
+Real parts only: every variant is walked into its own lab root and graded by a real grader run
+(subprocess, results.json); the mq lab's runs share one private RabbitMQ node.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from fixtures.tree import FixtureTree
+from grader.catalogue import Lab
+from grader.machinery.broker import VHOST_PREFIX
+from grader.mq.catalogue import MQ
+from grader.queue.catalogue import QUEUE
+from solutions.walkthrough import walk_mq, walk_queue
+from tests.conftest import SharedBroker
+from tests.grading import Graded, assert_passes_every_id, assert_rejected_on_exactly, grade
+from tests.variants.variant import Variant, variants
+
+# Grading every variant happens in one fixture per lab: allow it the time.
+pytestmark = pytest.mark.timeout(1800)
+
+QUEUE_VARIANTS, MQ_VARIANTS = variants("queue"), variants("mq")
+# Grader runs at once: queue runs are light; more mq runs would make the two cores the limit.
+AT_ONCE = {"queue": 3, "mq": 2}
+
+
+def _grade_all(lab: str, grade_one: Callable[[Variant], Graded]) -> dict[str, Graded]:
+    every = variants(lab)
+    with ThreadPoolExecutor(max_workers=AT_ONCE[lab]) as pool:
+        return dict(zip((v.name for v in every), pool.map(grade_one, every), strict=True))
+
+
+@pytest.fixture(scope="module")
+def queue_graded(fixture_tree: FixtureTree, workdir: Callable[[str], Path]) -> dict[str, Graded]:
+    def grade_one(variant: Variant) -> Graded:
+        base = workdir(variant.name)
+        walk_queue(base / "root", fixture_tree.root, variant.lay_out(base / "solution"))
+        variant.after_walk(base / "root" / "q")
+        return grade(base / "root", fixture_tree.root, base / "state", lab="queue")
+
+    return _grade_all("queue", grade_one)
+
+
+@pytest.fixture(scope="module")
+def mq_graded(fixture_tree: FixtureTree, shared_broker: SharedBroker,
+              workdir: Callable[[str], Path]) -> dict[str, Graded]:
+    status = shared_broker.status()
+
+    def grade_one(variant: Variant) -> Graded:
+        base = workdir(variant.name)
+        walk_mq(base / "root", status, variant.lay_out(base / "solution"))
+        variant.after_walk(base / "root" / "eaimw" / "mq")
+        return grade(base / "root", fixture_tree.root, base / "state", lab="mq",
+                     args=shared_broker.args, env=shared_broker.env)
+
+    return _grade_all("mq", grade_one)
+
+
+def _check(variant: Variant, graded: Graded, ids: int) -> None:
+    __tracebackhide__ = True
+    if variant.correct:
+        assert_passes_every_id(graded, ids)
+    else:
+        assert_rejected_on_exactly(graded, variant.fails)
+
+
+@pytest.mark.parametrize("variant", QUEUE_VARIANTS, ids=lambda v: v.name)
+def test_queue_variant_verdicts(variant: Variant, queue_graded: dict[str, Graded]) -> None:
+    _check(variant, queue_graded[variant.name], len(QUEUE.requirements))
+
+
+@pytest.mark.parametrize("variant", MQ_VARIANTS, ids=lambda v: v.name)
+def test_mq_variant_verdicts(variant: Variant, mq_graded: dict[str, Graded]) -> None:
+    _check(variant, mq_graded[variant.name], len(MQ.requirements))
+
+
+def test_no_vhost_is_left_on_the_broker(mq_graded: dict[str, Graded],
+                                        shared_broker: SharedBroker) -> None:
+    left = [v["name"] for v in shared_broker.broker.api("GET", "vhosts") or []
+            if v["name"].startswith(VHOST_PREFIX)]
+    assert mq_graded and not left
+
+
+@pytest.mark.parametrize("lab", [QUEUE, MQ], ids=lambda lab: lab.name)
+def test_variants_declare_known_ids(lab: Lab) -> None:
+    ids = {r.id for r in lab.requirements}
+    for variant in variants(lab.name):
+        assert variant.fails <= ids, f"{variant.name}: unknown ids {variant.fails - ids}"
+    assert sum(v.correct for v in variants(lab.name)) >= 2
