@@ -24,7 +24,10 @@ def wall_time(args: list[str]) -> float:
     started = time.monotonic()
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "grader", "-q", "-p", "no:cacheprovider", *args],
-        cwd=REPO, capture_output=True, text=True, check=False,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     seconds = time.monotonic() - started
     if run.returncode != 0:
@@ -38,8 +41,10 @@ def main() -> int:
     runs = parser.parse_args().runs
     for label, args in CASES.items():
         times = [wall_time(args) for _ in range(runs)]
-        print(f"{label}: median {statistics.median(times):.2f} s "
-              f"(min {min(times):.2f}, max {max(times):.2f}, {runs} runs)")
+        print(
+            f"{label}: median {statistics.median(times):.2f} s "
+            f"(min {min(times):.2f}, max {max(times):.2f}, {runs} runs)"
+        )
     return 0
 
 

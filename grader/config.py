@@ -59,21 +59,36 @@ class GraderConfig:
 
 def add_options(parser: pytest.Parser, labs: tuple[str, ...]) -> None:
     group = parser.getgroup("grader", "lab grader")
-    group.addoption("--lab-root", help="grade this lab root (a student's: /root); "
-                    "default: a fresh walkthrough of the reference solution")
-    group.addoption("--fixtures-dir", help="the lab fixture tree (default with --lab-root: "
-                    f"{DEFAULT_STUDENT_FIXTURES}; otherwise built fresh)")
+    group.addoption(
+        "--lab-root",
+        help="grade this lab root (a student's: /root); "
+        "default: a fresh walkthrough of the reference solution",
+    )
+    group.addoption(
+        "--fixtures-dir",
+        help="the lab fixture tree (default with --lab-root: "
+        f"{DEFAULT_STUDENT_FIXTURES}; otherwise built fresh)",
+    )
     group.addoption("--lab", choices=labs, help="grade one lab only")
     group.addoption("--results-json", help="write Gradescope-format results to this file")
     group.addoption("--state-dir", help=f"where snapshots and scratch live ({DEFAULT_STATE_DIR})")
-    group.addoption("--broker", default="auto",
-                    choices=("auto", "local", "student", "url", "container"),
-                    help="RabbitMQ backend for the mq lab (default: auto)")
+    group.addoption(
+        "--broker",
+        default="auto",
+        choices=("auto", "local", "student", "url", "container"),
+        help="RabbitMQ backend for the mq lab (default: auto)",
+    )
     group.addoption("--amqp-url", help="with --broker url: an AMQP URL with admin rights")
-    group.addoption("--management-url", help="with --broker url: the management API "
-                    "(default http://HOST:15672 of the AMQP URL)")
-    group.addoption("--rabbitmq-node", help="with --broker url: the node's name for rabbitmqctl "
-                    "on this machine (live figures; ERL_EPMD_PORT from the environment)")
+    group.addoption(
+        "--management-url",
+        help="with --broker url: the management API (default http://HOST:15672 of the AMQP URL)",
+    )
+    group.addoption(
+        "--rabbitmq-node",
+        help="with --broker url: the node's name for rabbitmqctl "
+        "on this machine (live figures; ERL_EPMD_PORT from the environment)",
+    )
     group.addoption("--grader-seed", type=int, help="seed of the randomised fixtures")
-    group.addoption("--grader-workers", type=int, default=16,
-                    help="scenarios run at once (default 16; they mostly wait)")
+    group.addoption(
+        "--grader-workers", type=int, default=16, help="scenarios run at once (default 16; they mostly wait)"
+    )

@@ -103,8 +103,7 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     root = str(c.lab_root) if c.lab_root else "(reference walkthrough in a scratch tree)"
     fixtures = str(c.fixtures_dir) if c.fixtures_dir else "(built fresh)"
     return [
-        f"grader: labs={','.join(c.labs)} lab-root={root} fixtures={fixtures} "
-        f"broker={c.broker} seed={c.seed}"
+        f"grader: labs={','.join(c.labs)} lab-root={root} fixtures={fixtures} broker={c.broker} seed={c.seed}"
     ]
 
 
@@ -217,7 +216,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if not book.outcomes and exitstatus not in (0, pytest.ExitCode.NO_TESTS_COLLECTED):
         book.faults.append(f"채점 항목을 모으지 못했습니다(pytest exit {int(exitstatus)})")
     if grader_config.results_json is not None:
-        write_results(book, grader_config.results_json, time.monotonic() - config.stash[STARTED],
-                      _where(grader_config))
+        write_results(
+            book, grader_config.results_json, time.monotonic() - config.stash[STARTED], _where(grader_config)
+        )
     if book.outcomes and not book.all_passed and session.exitstatus == 0:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED

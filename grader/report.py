@@ -83,8 +83,10 @@ class ResultBook:
 
     @property
     def all_passed(self) -> bool:
-        return bool(self.outcomes) and not self.faults and all(
-            o.status == PASSED for o in self.outcomes.values()
+        return (
+            bool(self.outcomes)
+            and not self.faults
+            and all(o.status == PASSED for o in self.outcomes.values())
         )
 
     @property
@@ -154,17 +156,19 @@ def results(book: ResultBook, seconds: float, header: str) -> dict[str, Any]:
             "output_format": "md",
             "tags": [o.requirement.lab, f"{o.requirement.lab}-step{o.requirement.step}"],
             "visibility": "visible",
-            "extra_data": {"outcome": o.status, "lab": o.requirement.lab,
-                           "step": o.requirement.step},
+            "extra_data": {"outcome": o.status, "lab": o.requirement.lab, "step": o.requirement.step},
         }
         for o in book.ordered()
     ]
     errors = book.grader_errors
     notice = []
     if errors or book.faults:
-        notice = ["**채점기 오류가 있어 이 점수는 확정이 아닙니다** — 학생 잘못이 아닙니다. "
-                  "다시 채점하거나 조교에게 알리세요. "
-                  f"(오류: {', '.join(errors + book.faults)})", ""]
+        notice = [
+            "**채점기 오류가 있어 이 점수는 확정이 아닙니다** — 학생 잘못이 아닙니다. "
+            "다시 채점하거나 조교에게 알리세요. "
+            f"(오류: {', '.join(errors + book.faults)})",
+            "",
+        ]
     board = "\n".join(scoreboard(book, header))
     return {
         "score": sum(t["score"] for t in tests),
@@ -173,12 +177,14 @@ def results(book: ResultBook, seconds: float, header: str) -> dict[str, Any]:
         "output_format": "md",
         "visibility": "visible",
         "stdout_visibility": "hidden",
-        "extra_data": {"gradable": not errors and not book.faults, "grader_errors": errors,
-                       "faults": book.faults},
+        "extra_data": {
+            "gradable": not errors and not book.faults,
+            "grader_errors": errors,
+            "faults": book.faults,
+        },
         "tests": tests,
     }
 
 
 def write_results(book: ResultBook, path: Path, seconds: float, header: str) -> None:
-    write_atomic(path, json.dumps(results(book, seconds, header), ensure_ascii=False,
-                                  indent=2).encode())
+    write_atomic(path, json.dumps(results(book, seconds, header), ensure_ascii=False, indent=2).encode())

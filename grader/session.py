@@ -76,9 +76,7 @@ class Grading:
         env.update(extra or {})
         return env
 
-    def start(
-        self, argv: Sequence[str], *, cwd: Path, env: Mapping[str, str] | None = None
-    ) -> Process:
+    def start(self, argv: Sequence[str], *, cwd: Path, env: Mapping[str, str] | None = None) -> Process:
         return Process(argv, cwd=cwd, env=self.env(env), registry=self.registry)
 
     def run(

@@ -42,7 +42,12 @@ def walk_queue(lab_root: Path, fixtures: Path, solution: Path = SOLUTIONS / "que
     # A failing consumer is the grader's business, not the walkthrough's: carry on.
     run = subprocess.run(
         [sys.executable, str(q / "consume.py")],
-        cwd=q, env=env, capture_output=True, text=True, timeout=60, check=False,
+        cwd=q,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     # Steps 4 and 5, by hand from the consumer's log, unless consume.py wrote them itself.
     log = [line.split() for line in run.stdout.splitlines()]

@@ -33,9 +33,16 @@ class SharedBroker:
 
     @property
     def args(self) -> tuple[str, ...]:
-        return ("--broker", "url", "--amqp-url", self.broker.amqp_url("/"),
-                "--management-url", f"http://127.0.0.1:{self.broker.mgmt_port}",
-                "--rabbitmq-node", self.broker.node)
+        return (
+            "--broker",
+            "url",
+            "--amqp-url",
+            self.broker.amqp_url("/"),
+            "--management-url",
+            f"http://127.0.0.1:{self.broker.mgmt_port}",
+            "--rabbitmq-node",
+            self.broker.node,
+        )
 
     @property
     def env(self) -> dict[str, str]:

@@ -37,18 +37,40 @@ class Graded:
 
 
 def grade(
-    lab_root: Path, fixtures: Path, state_dir: Path, *, lab: str, args: tuple[str, ...] = (),
-    env: dict[str, str] | None = None, timeout: float = 600,
+    lab_root: Path,
+    fixtures: Path,
+    state_dir: Path,
+    *,
+    lab: str,
+    args: tuple[str, ...] = (),
+    env: dict[str, str] | None = None,
+    timeout: float = 600,
 ) -> Graded:
     results = state_dir.parent / f"{state_dir.name}-results.json"
     argv = [
-        sys.executable, "-m", "pytest", "grader", "-q", "-p", "no:cacheprovider",
-        "--lab-root", str(lab_root), "--fixtures-dir", str(fixtures), "--lab", lab,
-        "--results-json", str(results), "--state-dir", str(state_dir), *args,
+        sys.executable,
+        "-m",
+        "pytest",
+        "grader",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "--lab-root",
+        str(lab_root),
+        "--fixtures-dir",
+        str(fixtures),
+        "--lab",
+        lab,
+        "--results-json",
+        str(results),
+        "--state-dir",
+        str(state_dir),
+        *args,
     ]
     before = tree_digest(lab_root)
-    run = subprocess.run(argv, cwd=REPO, capture_output=True, text=True, timeout=timeout,
-                         env=os.environ | (env or {}))
+    run = subprocess.run(
+        argv, cwd=REPO, capture_output=True, text=True, timeout=timeout, env=os.environ | (env or {})
+    )
     data = json.loads(results.read_text())
     results.unlink()
     # The results contract (Gradescope's format): one test per id, its name starting with it.
@@ -80,8 +102,7 @@ def assert_rejected_on_exactly(result: Graded, ids: frozenset[str]) -> None:
     __tracebackhide__ = True
     assert not result.errors, f"harness errors, not verdicts:\n{result.explain()}"
     assert result.not_passed == ids, (
-        f"expected to fail exactly {sorted(ids)}, failed {sorted(result.not_passed)}\n"
-        + result.explain()
+        f"expected to fail exactly {sorted(ids)}, failed {sorted(result.not_passed)}\n" + result.explain()
     )
     assert result.returncode == 1, result.explain()
     assert result.lab_root_unchanged

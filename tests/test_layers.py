@@ -19,8 +19,14 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 OURS = ("fixtures", "grader", "solutions")
-CORE = ("grader.catalogue", "grader.config", "grader.verdict", "grader.report",
-        "grader.session", "grader.scenario")
+CORE = (
+    "grader.catalogue",
+    "grader.config",
+    "grader.verdict",
+    "grader.report",
+    "grader.session",
+    "grader.scenario",
+)
 
 # A module of the first layer may import modules of these prefixes (and its own package).
 MAY_IMPORT: dict[str, tuple[str, ...]] = {
@@ -56,10 +62,7 @@ def _imports(path: Path) -> set[str]:
 
 def _graph() -> dict[str, set[str]]:
     modules = {
-        _module_name(p): p
-        for top in OURS
-        for p in (REPO / top).rglob("*.py")
-        if "__pycache__" not in p.parts
+        _module_name(p): p for top in OURS for p in (REPO / top).rglob("*.py") if "__pycache__" not in p.parts
     }
     graph = {}
     for name, path in modules.items():
@@ -79,7 +82,8 @@ GRAPH = _graph()
 def test_imports_point_down(module: str) -> None:
     allowed = MAY_IMPORT[_layer(module)]
     wrong = sorted(
-        imp for imp in GRAPH[module]
+        imp
+        for imp in GRAPH[module]
         if not any(imp == a or imp.startswith(a + ".") for a in allowed)
         and not (module.startswith("solutions.") and imp.startswith("solutions."))
     )

@@ -25,8 +25,9 @@ def _alive(pid: int) -> bool:
 
 def test_timeout_kills_the_whole_group(tmp_path: Path) -> None:
     script = "sleep 300 & echo $! > child.pid; echo started; echo oops >&2; sleep 300"
-    result = run(["bash", "-c", script], cwd=tmp_path, env=dict(os.environ), timeout=1,
-                 registry=ProcessRegistry())
+    result = run(
+        ["bash", "-c", script], cwd=tmp_path, env=dict(os.environ), timeout=1, registry=ProcessRegistry()
+    )
     assert result.timed_out and result.returncode is None and not result.ok
     assert result.stdout.strip() == "started" and result.tail() == "oops"
     assert "강제 종료" in result.describe()
@@ -36,16 +37,20 @@ def test_timeout_kills_the_whole_group(tmp_path: Path) -> None:
 
 
 def test_output_is_bounded(tmp_path: Path) -> None:
-    result = run(["python3", "-c", "print('x' * 10_000_000); print('last')"], cwd=tmp_path,
-                 env=dict(os.environ), timeout=30, registry=ProcessRegistry())
+    result = run(
+        ["python3", "-c", "print('x' * 10_000_000); print('last')"],
+        cwd=tmp_path,
+        env=dict(os.environ),
+        timeout=30,
+        registry=ProcessRegistry(),
+    )
     assert result.ok and len(result.stdout) <= OUTPUT_LIMIT
     assert result.stdout.rstrip().endswith("last")
 
 
 def test_journal_kills_what_a_dead_grader_left(tmp_path: Path) -> None:
     journal = tmp_path / "processes"
-    process = Process(["sleep", "300"], cwd=tmp_path, env=dict(os.environ),
-                      registry=ProcessRegistry(journal))
+    process = Process(["sleep", "300"], cwd=tmp_path, env=dict(os.environ), registry=ProcessRegistry(journal))
     assert ProcessRegistry.kill_journal(journal) == 1
     assert process.wait(5).returncode == -9
     assert not journal.exists()
@@ -76,10 +81,12 @@ def test_snapshot_of_an_absent_directory_removes_what_checks_made(tmp_path: Path
 
 
 def test_sql_scripts_are_split_like_the_shell_does(tmp_path: Path) -> None:
-    script = (".headers on\n-- a comment; with a semicolon\nSELECT 1;\n"
-              "SELECT 'a;b' AS x; SELECT 2\n")
-    assert statements(script) == ["-- a comment; with a semicolon\nSELECT 1;",
-                                  "SELECT 'a;b' AS x;", "SELECT 2"]
+    script = ".headers on\n-- a comment; with a semicolon\nSELECT 1;\nSELECT 'a;b' AS x; SELECT 2\n"
+    assert statements(script) == [
+        "-- a comment; with a semicolon\nSELECT 1;",
+        "SELECT 'a;b' AS x;",
+        "SELECT 2",
+    ]
     db = tmp_path / "l.db"
     sqlite3.connect(db).close()
     assert run_sql_script(db, script).rows == [(1,), ("a;b",), (2,)]

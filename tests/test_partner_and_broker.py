@@ -26,9 +26,17 @@ from tests.conftest import SharedBroker
 @pytest.fixture
 def grading(tmp_path: Path, fixture_tree: FixtureTree) -> Iterator[Grading]:
     config = GraderConfig(
-        lab_root=tmp_path / "root", fixtures_dir=fixture_tree.root, labs=("mq",),
-        results_json=None, state_dir=tmp_path / "state", broker="url", amqp_url=None,
-        rabbitmq_node=None, management_url=None, seed=1, workers=2,
+        lab_root=tmp_path / "root",
+        fixtures_dir=fixture_tree.root,
+        labs=("mq",),
+        results_json=None,
+        state_dir=tmp_path / "state",
+        broker="url",
+        amqp_url=None,
+        rabbitmq_node=None,
+        management_url=None,
+        seed=1,
+        workers=2,
     )
     (tmp_path / "root").mkdir()
     session = Grading(config)
@@ -58,11 +66,18 @@ def test_partner_answers_counts_and_obeys(grading: Grading, fixture_tree: Fixtur
     partner.stop()
 
 
-def test_mq_up_is_idempotent_and_sets_the_watermark(shared_broker: SharedBroker,
-                                                    fixture_tree: FixtureTree) -> None:
+def test_mq_up_is_idempotent_and_sets_the_watermark(
+    shared_broker: SharedBroker, fixture_tree: FixtureTree
+) -> None:
     broker = shared_broker.broker
-    again = subprocess.run(["bash", str(fixture_tree.mq_up)], capture_output=True, text=True,
-                           env=os.environ | broker.mq_up_env, timeout=60, check=False)
+    again = subprocess.run(
+        ["bash", str(fixture_tree.mq_up)],
+        capture_output=True,
+        text=True,
+        env=os.environ | broker.mq_up_env,
+        timeout=60,
+        check=False,
+    )
     assert again.returncode == 0 and "already answers" in again.stdout, again.stderr
     assert broker.ctl is not None
     assert "Memory high watermark setting: 0.5369 gb" in broker.ctl(["status"], 60)
@@ -90,8 +105,9 @@ def test_a_node_left_by_a_killed_grader_is_stopped_by_the_next_run(
         notes = RunDir(state / "next", recoveries=(stop_leftover_nodes,)).open()
         assert any("RabbitMQ node" in note for note in notes), notes
         time.sleep(0.2)
-        assert not Path(f"/proc/{pid}/cmdline").exists() or not Path(
-            f"/proc/{pid}/cmdline").read_bytes()  # gone, or a zombie waiting for PID 1
+        assert (
+            not Path(f"/proc/{pid}/cmdline").exists() or not Path(f"/proc/{pid}/cmdline").read_bytes()
+        )  # gone, or a zombie waiting for PID 1
         assert not broker.answers()
         assert not (state / "crashed").exists()
     finally:

@@ -63,11 +63,26 @@ def test_sigkilled_grader_is_repaired_by_the_next_run(
     walk_queue(root, fixture_tree.root, solution)
     before = tree_digest(root)
     state = base / "state"
-    argv = [sys.executable, "-m", "pytest", "grader", "-q", "-p", "no:cacheprovider",
-            "--lab", "queue", "--lab-root", str(root), "--fixtures-dir", str(fixture_tree.root),
-            "--state-dir", str(state)]
-    grader = subprocess.Popen(argv, cwd=REPO, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL, start_new_session=True)
+    argv = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "grader",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "--lab",
+        "queue",
+        "--lab-root",
+        str(root),
+        "--fixtures-dir",
+        str(fixture_tree.root),
+        "--state-dir",
+        str(state),
+    ]
+    grader = subprocess.Popen(
+        argv, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
     inbox = root / "q" / "inbox"
     deadline = time.monotonic() + 60
     while not any(inbox.iterdir()):  # a behaviour check has laid out its own inbox
@@ -93,8 +108,13 @@ def test_harness_fault_is_an_error_never_a_pass(
     """No broker to be had: every mq id is an ERROR, the exit is non-zero, results written."""
     root = workdir("nobroker") / "root"
     root.mkdir()
-    graded = grade(root, fixture_tree.root, workdir("nobroker-state") / "s", lab="mq",
-                   args=("--broker", "url", "--amqp-url", "amqp://guest:guest@127.0.0.1:1/%2F"))
+    graded = grade(
+        root,
+        fixture_tree.root,
+        workdir("nobroker-state") / "s",
+        lab="mq",
+        args=("--broker", "url", "--amqp-url", "amqp://guest:guest@127.0.0.1:1/%2F"),
+    )
     assert len(graded.statuses) == len(MQ.requirements)
     assert set(graded.statuses.values()) == {"error"}, graded.explain()
     assert graded.returncode != 0

@@ -49,16 +49,23 @@ def queue_graded(fixture_tree: FixtureTree, workdir: Callable[[str], Path]) -> d
 
 
 @pytest.fixture(scope="module")
-def mq_graded(fixture_tree: FixtureTree, shared_broker: SharedBroker,
-              workdir: Callable[[str], Path]) -> dict[str, Graded]:
+def mq_graded(
+    fixture_tree: FixtureTree, shared_broker: SharedBroker, workdir: Callable[[str], Path]
+) -> dict[str, Graded]:
     status = shared_broker.status()
 
     def grade_one(variant: Variant) -> Graded:
         base = workdir(variant.name)
         walk_mq(base / "root", status, variant.lay_out(base / "solution"))
         variant.after_walk(base / "root" / "eaimw" / "mq")
-        return grade(base / "root", fixture_tree.root, base / "state", lab="mq",
-                     args=shared_broker.args, env=shared_broker.env)
+        return grade(
+            base / "root",
+            fixture_tree.root,
+            base / "state",
+            lab="mq",
+            args=shared_broker.args,
+            env=shared_broker.env,
+        )
 
     return _grade_all("mq", grade_one)
 
@@ -81,10 +88,12 @@ def test_mq_variant_verdicts(variant: Variant, mq_graded: dict[str, Graded]) -> 
     _check(variant, mq_graded[variant.name], len(MQ.requirements))
 
 
-def test_no_vhost_is_left_on_the_broker(mq_graded: dict[str, Graded],
-                                        shared_broker: SharedBroker) -> None:
-    left = [v["name"] for v in shared_broker.broker.api("GET", "vhosts") or []
-            if v["name"].startswith(VHOST_PREFIX)]
+def test_no_vhost_is_left_on_the_broker(mq_graded: dict[str, Graded], shared_broker: SharedBroker) -> None:
+    left = [
+        v["name"]
+        for v in shared_broker.broker.api("GET", "vhosts") or []
+        if v["name"].startswith(VHOST_PREFIX)
+    ]
     assert mq_graded and not left
 
 

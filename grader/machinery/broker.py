@@ -54,8 +54,12 @@ def local_ctl(node: str, env: dict[str, str] | None = None) -> Ctl:
 
     def ctl(args: Sequence[str], timeout: float = CTL_TIMEOUT) -> str:
         run = subprocess.run(
-            ["rabbitmqctl", "-n", node, *args], capture_output=True, text=True, timeout=timeout,
-            env=environment(**(env or {})), check=False,
+            ["rabbitmqctl", "-n", node, *args],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env=environment(**(env or {})),
+            check=False,
         )
         if run.returncode != 0:
             raise RuntimeError(f"rabbitmqctl {' '.join(args)}: {(run.stderr or run.stdout)[-800:]}")
@@ -90,8 +94,11 @@ class Broker:
     def api(self, method: str, path: str, body: Any = None) -> Any:
         """The management HTTP API (configuration, never live figures)."""
         response = self._http.request(
-            method, f"http://{self.host}:{self.mgmt_port}/api/{path}", json=body,
-            auth=(self.user, self.password), timeout=30,
+            method,
+            f"http://{self.host}:{self.mgmt_port}/api/{path}",
+            json=body,
+            auth=(self.user, self.password),
+            timeout=30,
         )
         if response.status_code == 404 and method == "GET":
             return None
@@ -111,8 +118,11 @@ class Broker:
             name = f"{VHOST_PREFIX}{os.getpid()}-{self._counter}-{purpose}"
         self.api("PUT", f"vhosts/{self.q(name)}")
         try:
-            self.api("PUT", f"permissions/{self.q(name)}/{self.user}",
-                     {"configure": ".*", "write": ".*", "read": ".*"})
+            self.api(
+                "PUT",
+                f"permissions/{self.q(name)}/{self.user}",
+                {"configure": ".*", "write": ".*", "read": ".*"},
+            )
             yield name
         finally:
             with contextlib.suppress(requests.RequestException):
@@ -129,8 +139,11 @@ class Broker:
         return stale
 
     def our_vhosts(self) -> list[str]:
-        return [v["name"] for v in self.api("GET", "vhosts") or []
-                if v["name"].startswith(f"{VHOST_PREFIX}{os.getpid()}-")]
+        return [
+            v["name"]
+            for v in self.api("GET", "vhosts") or []
+            if v["name"].startswith(f"{VHOST_PREFIX}{os.getpid()}-")
+        ]
 
     def delete_our_vhosts(self) -> None:
         """Safety net at the end of a run: no vhost of ours survives it."""
@@ -138,12 +151,14 @@ class Broker:
             self.api("DELETE", f"vhosts/{self.q(name)}")
 
     def set_policy(self, vhost: str, name: str, pattern: str, definition: dict[str, Any]) -> None:
-        self.api("PUT", f"policies/{self.q(vhost)}/{name}",
-                 {"pattern": pattern, "definition": definition, "apply-to": "queues"})
+        self.api(
+            "PUT",
+            f"policies/{self.q(vhost)}/{name}",
+            {"pattern": pattern, "definition": definition, "apply-to": "queues"},
+        )
 
     # live figures ------------------------------------------------------------------------
-    def sample_unacked(self, vhost: str, queue: str, seconds: float, every_ms: int = 50
-                       ) -> list[int]:
+    def sample_unacked(self, vhost: str, queue: str, seconds: float, every_ms: int = 50) -> list[int]:
         """messages_unacknowledged of ``queue`` sampled inside the broker (one rabbitmqctl)."""
         if self.ctl is None:
             raise BrokerUnavailable(f"{self.label}: no rabbitmqctl to read live unacked figures")
@@ -162,8 +177,10 @@ class Broker:
         """(ready, unacked) of every queue in ``vhost``, live; None without rabbitmqctl."""
         if self.ctl is None:
             return None
-        out = self.ctl(["-q", "list_queues", "-p", vhost, "name", "messages_ready",
-                        "messages_unacknowledged"], CTL_TIMEOUT)
+        out = self.ctl(
+            ["-q", "list_queues", "-p", vhost, "name", "messages_ready", "messages_unacknowledged"],
+            CTL_TIMEOUT,
+        )
         counts: dict[str, tuple[int, int]] = {}
         for line in out.splitlines():
             parts = line.split()
@@ -175,8 +192,9 @@ class Broker:
         """(queue, ack_required, prefetch_count) of every consumer in ``vhost``, live."""
         if self.ctl is None:
             return []
-        out = self.ctl(["-q", "list_consumers", "-p", vhost, "queue_name", "ack_required",
-                        "prefetch_count"], CTL_TIMEOUT)
+        out = self.ctl(
+            ["-q", "list_consumers", "-p", vhost, "queue_name", "ack_required", "prefetch_count"], CTL_TIMEOUT
+        )
         rows = []
         for line in out.splitlines():
             parts = line.split()
@@ -204,8 +222,13 @@ def stop_node(base: Path) -> None:
         os.kill(int((base / "node.pid").read_text().strip()), signal.SIGKILL)
     with contextlib.suppress(OSError, ValueError):
         port = int((base / EPMD_PORT_FILE).read_text())
-        subprocess.run(["epmd", "-port", str(port), "-kill"], capture_output=True, timeout=10,
-                       env=environment(ERL_EPMD_PORT=str(port)), check=False)
+        subprocess.run(
+            ["epmd", "-port", str(port), "-kill"],
+            capture_output=True,
+            timeout=10,
+            env=environment(ERL_EPMD_PORT=str(port)),
+            check=False,
+        )
     shutil.rmtree(base, ignore_errors=True)
 
 
@@ -250,9 +273,15 @@ def _start_local_once(mq_up: Path, base: Path) -> Broker:
         stop_node(base)
 
     try:
-        started = subprocess.run(["bash", str(mq_up)], env=environment(**env),
-                                 capture_output=True, text=True, timeout=120,
-                                 start_new_session=True, check=False)
+        started = subprocess.run(
+            ["bash", str(mq_up)],
+            env=environment(**env),
+            capture_output=True,
+            text=True,
+            timeout=120,
+            start_new_session=True,
+            check=False,
+        )
     except subprocess.TimeoutExpired as exc:
         stop()
         raise BrokerUnavailable(f"mq-up.sh did not return within 120 s: {exc}") from exc
@@ -264,15 +293,23 @@ def _start_local_once(mq_up: Path, base: Path) -> Broker:
         )
     return Broker(
         label=f"private node {STUDENT_NODE} (epmd {ports['EPMD']}, amqp {ports['AMQP']})",
-        amqp_port=ports["AMQP"], mgmt_port=ports["MGMT"],
-        ctl=local_ctl(STUDENT_NODE, ctl_env), stop=stop, ctl_env=ctl_env, mq_up_env=env,
+        amqp_port=ports["AMQP"],
+        mgmt_port=ports["MGMT"],
+        ctl=local_ctl(STUDENT_NODE, ctl_env),
+        stop=stop,
+        ctl_env=ctl_env,
+        mq_up_env=env,
     )
 
 
 def student_node() -> Broker | None:
     """The student's running rabbit@localhost, if it answers on the lab's default ports."""
-    broker = Broker(label=f"student node {STUDENT_NODE}", amqp_port=5672, mgmt_port=15672,
-                    ctl=local_ctl(STUDENT_NODE) if shutil.which("rabbitmqctl") else None)
+    broker = Broker(
+        label=f"student node {STUDENT_NODE}",
+        amqp_port=5672,
+        mgmt_port=15672,
+        ctl=local_ctl(STUDENT_NODE) if shutil.which("rabbitmqctl") else None,
+    )
     return broker if broker.answers() else None
 
 
@@ -282,11 +319,13 @@ def from_url(url: str, node: str | None = None, management_url: str | None = Non
     mgmt = urllib.parse.urlparse(management_url or f"http://{parsed.hostname}:15672")
     broker = Broker(
         label=f"broker at {parsed.hostname}:{parsed.port or 5672}",
-        host=parsed.hostname or "127.0.0.1", amqp_port=parsed.port or 5672,
+        host=parsed.hostname or "127.0.0.1",
+        amqp_port=parsed.port or 5672,
         mgmt_port=mgmt.port or 15672,
         user=urllib.parse.unquote(parsed.username or "guest"),
         password=urllib.parse.unquote(parsed.password or "guest"),
-        ctl=local_ctl(node) if node else None, node=node or STUDENT_NODE,
+        ctl=local_ctl(node) if node else None,
+        node=node or STUDENT_NODE,
     )
     if not broker.answers():
         raise BrokerUnavailable(f"{url}: no AMQP or management API answers")
@@ -317,5 +356,6 @@ def start_container() -> Broker:  # pragma: no cover - needs a Docker engine
         host=container.get_container_host_ip(),
         amqp_port=int(container.get_exposed_port(5672)),
         mgmt_port=int(container.get_exposed_port(15672)),
-        ctl=ctl, stop=container.stop,
+        ctl=ctl,
+        stop=container.stop,
     )

@@ -131,7 +131,9 @@ class Watcher:
 
 
 def travel(
-    events: Iterable[Event], inbox_names: Iterable[str], overflow: bool = False,
+    events: Iterable[Event],
+    inbox_names: Iterable[str],
+    overflow: bool = False,
     subdirs: int = 0,
 ) -> Travel:
     """Follow every file that was in inbox when watching began through the events.

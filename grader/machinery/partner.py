@@ -23,9 +23,7 @@ class Partner:
     def __init__(self, start: Start, script: Path) -> None:
         self._http = http_session()
         # Port 0: the partner binds a free port itself and says which (no race for a port).
-        self._process: Process = start(
-            [sys.executable, str(script), "claim", "--port", "0"], script.parent
-        )
+        self._process: Process = start([sys.executable, str(script), "claim", "--port", "0"], script.parent)
         deadline = time.monotonic() + 15
         while not (said := LISTENING.search(self._process.stdout_so_far())):
             if not self._process.running() or time.monotonic() > deadline:

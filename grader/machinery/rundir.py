@@ -1,9 +1,9 @@
 """The grader's own state on disk: one locked directory per lab root, nothing else anywhere.
 
-    STATE_DIR/<lab-root key>/lock          flock held for the whole run
-    STATE_DIR/<lab-root key>/snapshots/    saved student directories (see snapshot.py)
-    STATE_DIR/<lab-root key>/processes     process groups started (killed after a crash)
-    STATE_DIR/<lab-root key>/run/          scratch space of this run, removed at the end
+STATE_DIR/<lab-root key>/lock          flock held for the whole run
+STATE_DIR/<lab-root key>/snapshots/    saved student directories (see snapshot.py)
+STATE_DIR/<lab-root key>/processes     process groups started (killed after a crash)
+STATE_DIR/<lab-root key>/run/          scratch space of this run, removed at the end
 """
 
 from __future__ import annotations
@@ -99,9 +99,7 @@ class RunDir:
                     notes += left._recover()
                     left.close()
         if not self._try_lock():
-            raise GraderBusy(
-                f"another grader is running on this lab root (lock {self.base / 'lock'})"
-            )
+            raise GraderBusy(f"another grader is running on this lab root (lock {self.base / 'lock'})")
         notes += self._recover()
         self.scratch.mkdir()
         os.chmod(self.scratch, 0o755)

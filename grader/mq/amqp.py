@@ -56,7 +56,10 @@ def publish(url: str, *claims: Claim) -> None:
         ch.confirm_delivery()
         for claim in claims:
             ch.basic_publish(
-                CLAIM_EXCHANGE, CLAIM_KEY, claim.data, mandatory=True,
+                CLAIM_EXCHANGE,
+                CLAIM_KEY,
+                claim.data,
+                mandatory=True,
                 properties=pika.BasicProperties(
                     delivery_mode=2, message_id=claim.guid, content_type="application/json"
                 ),
@@ -84,8 +87,7 @@ def drain(url: str, queue: str) -> list[Message]:
             method, properties, body = ch.basic_get(queue, auto_ack=True)
             if method is None:
                 return out
-            out.append(Message(body, method.exchange, method.routing_key, method.redelivered,
-                               properties))
+            out.append(Message(body, method.exchange, method.routing_key, method.redelivered, properties))
 
 
 def ready(url: str, queue: str) -> int | None:

@@ -125,8 +125,7 @@ class Scene:
             [sys.executable, str(self.lab.live / script), *args], cwd=self.lab.live, env=self.env()
         )
 
-    def run(self, script: str, args: Sequence[str] = (), timeout: float = SCRIPT_TIMEOUT
-            ) -> RunResult:
+    def run(self, script: str, args: Sequence[str] = (), timeout: float = SCRIPT_TIMEOUT) -> RunResult:
         return self.start(script, args).wait(timeout)
 
     def consumer(self, seconds: float, *extra: str, claim_url: str | None = None) -> Process:

@@ -85,12 +85,17 @@ def topology(lab: MqLab) -> TopologyRuns | Missing:
     with lab.scene("topology", partner=False) as scene:
         runs = (scene.run("topology.py"), scene.run("topology.py"))
         api, vh = scene.broker.api, scene.broker.q(scene.vhost)
-        exchanges = {e["name"]: e for e in api("GET", f"exchanges/{vh}") or []
-                     if e["name"] and not e["name"].startswith("amq.")}
+        exchanges = {
+            e["name"]: e
+            for e in api("GET", f"exchanges/{vh}") or []
+            if e["name"] and not e["name"].startswith("amq.")
+        }
         queues = {q["name"]: q for q in api("GET", f"queues/{vh}") or []}
-        bindings = [(b["source"], b["destination"], b["routing_key"])
-                    for b in api("GET", f"bindings/{vh}") or []
-                    if b["source"] and b["destination_type"] == "queue"]
+        bindings = [
+            (b["source"], b["destination"], b["routing_key"])
+            for b in api("GET", f"bindings/{vh}") or []
+            if b["source"] and b["destination_type"] == "queue"
+        ]
     return TopologyRuns(runs=runs, exchanges=exchanges, queues=queues, bindings=bindings)
 
 
@@ -127,8 +132,9 @@ def nacked(lab: MqLab) -> RefusedPublish | Missing:
     claim = _claims(lab, "nacked", good=1)[0]
     with lab.scene("nacked", partner=False) as scene:
         amqp.declare_topology(scene.url)
-        scene.broker.set_policy(scene.vhost, "grader-reject", r"^claim\.in$",
-                                {"max-length": 0, "overflow": "reject-publish"})
+        scene.broker.set_policy(
+            scene.vhost, "grader-reject", r"^claim\.in$", {"max-length": 0, "overflow": "reject-publish"}
+        )
         deadline = time.monotonic() + NACK_POLICY_WAIT
         while not (in_force := amqp.nacks_publish(scene.url)) and time.monotonic() < deadline:
             time.sleep(0.1)
@@ -137,8 +143,14 @@ def nacked(lab: MqLab) -> RefusedPublish | Missing:
 
 
 # steps 4-6: one consumer run against the partner ---------------------------------------------
-def _consume(scene: Scene, claims: list[Claim], seconds: float, *extra: str,
-             claim_url: str | None = None, timeout: float | None = None) -> ConsumerRun:
+def _consume(
+    scene: Scene,
+    claims: list[Claim],
+    seconds: float,
+    *extra: str,
+    claim_url: str | None = None,
+    timeout: float | None = None,
+) -> ConsumerRun:
     """Publish ``claims`` with the grader's own publisher, run consumer.py once, look."""
     amqp.declare_topology(scene.url)
     amqp.publish(scene.url, *claims)
@@ -147,7 +159,10 @@ def _consume(scene: Scene, claims: list[Claim], seconds: float, *extra: str,
         scene.partner.control(mode="normal")  # release anything still held
     stats = scene.partner.stats() if scene.partner else {"by_guid": {}, "calls": []}
     return ConsumerRun(
-        seconds=seconds, published=claims, run=run, stats=stats,
+        seconds=seconds,
+        published=claims,
+        run=run,
+        stats=stats,
         ready=amqp.ready(scene.url, amqp.CLAIM_QUEUE) or 0,
         dead=amqp.drain(scene.url, amqp.DEAD_QUEUE),
     )
@@ -235,11 +250,15 @@ def killed_mid_request(lab: MqLab) -> KillRun | Missing:
         run = process.wait(AFTER_KILL)
         partner.control(mode="drop")  # the held request ends unanswered: no 201 to a dead client
         accepted = sum(1 for c in partner.stats()["calls"] if c["status"] == 201)
-        after_ready = amqp.wait_ready(scene.url, amqp.CLAIM_QUEUE, len(claims) - accepted,
-                                      SETTLE_WAIT) or 0
+        after_ready = amqp.wait_ready(scene.url, amqp.CLAIM_QUEUE, len(claims) - accepted, SETTLE_WAIT) or 0
         return KillRun(
-            published=len(claims), held=held, during=during, after_ready=after_ready,
-            after_dead=amqp.ready(scene.url, amqp.DEAD_QUEUE) or 0, accepted=accepted, run=run,
+            published=len(claims),
+            held=held,
+            during=during,
+            after_ready=after_ready,
+            after_dead=amqp.ready(scene.url, amqp.DEAD_QUEUE) or 0,
+            accepted=accepted,
+            run=run,
         )
 
 
@@ -250,7 +269,8 @@ def _settled(scene: Scene, timeout: float) -> QueueCounts:
     deadline = time.monotonic() + timeout
     while True:
         counts = _counts(scene) or QueueCounts(
-            ready=amqp.ready(scene.url, amqp.CLAIM_QUEUE) or 0, unacked=0,
+            ready=amqp.ready(scene.url, amqp.CLAIM_QUEUE) or 0,
+            unacked=0,
             dead=amqp.ready(scene.url, amqp.DEAD_QUEUE) or 0,
         )
         if counts.ready + counts.unacked == 0 or time.monotonic() > deadline:
@@ -275,8 +295,9 @@ def _prefetch(lab: MqLab, name: str, prefetch: int, *extra: str) -> PrefetchRun 
             samples = scene.broker.sample_unacked(scene.vhost, amqp.CLAIM_QUEUE, SAMPLE_SECONDS)
             consumers = settings.result()
         run = process.wait(PREFETCH_RUN + GRACE)
-        return PrefetchRun(prefetch=prefetch, samples=samples, consumers=consumers, run=run,
-                           published=len(claims))
+        return PrefetchRun(
+            prefetch=prefetch, samples=samples, consumers=consumers, run=run, published=len(claims)
+        )
 
 
 @scenarios
@@ -319,13 +340,18 @@ def dedup(lab: MqLab) -> DedupRuns | Missing:
         db = scene.db
         header = db.read_bytes()[:16] if db.is_file() else b""
         return DedupRuns(
-            claim=claim, first=first, calls_after_first=after_first,
+            claim=claim,
+            first=first,
+            calls_after_first=after_first,
             calls_after_same_process_repeat=after_repeat,
-            ready_after_repeat=repeat.ready + repeat.unacked, dead_after_repeat=repeat.dead,
-            second=second, calls_after_restart=partner.calls(claim.guid),
+            ready_after_repeat=repeat.ready + repeat.unacked,
+            dead_after_repeat=repeat.dead,
+            second=second,
+            calls_after_restart=partner.calls(claim.guid),
             ready_after_restart=amqp.ready(scene.url, amqp.CLAIM_QUEUE) or 0,
             dead=amqp.ready(scene.url, amqp.DEAD_QUEUE) or 0,
-            db_exists=db.is_file(), db_is_sqlite=header == b"SQLite format 3\0",
+            db_exists=db.is_file(),
+            db_is_sqlite=header == b"SQLite format 3\0",
         )
 
 

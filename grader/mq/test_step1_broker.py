@@ -26,17 +26,19 @@ def test_M1_1_status_of_rabbit_at_localhost(req: Check, mq_lab: MqLab, mq_stage:
     text = _status(req, mq_lab, mq_stage)
     named = re.search(r"(Status of node|Node name:)\s*rabbit@localhost\b", text)
     looks = "RabbitMQ version" in text and "Memory high watermark" in text
-    req.expect(bool(named) and looks,
-               "rabbitmqctl status 출력이 아님" + ("" if named else " (rabbit@localhost 노드 이름 없음)")
-               + f": 첫 줄 {text.strip().splitlines()[0][:80] if text.strip() else '(빈 파일)'!r}")
+    req.expect(
+        bool(named) and looks,
+        "rabbitmqctl status 출력이 아님"
+        + ("" if named else " (rabbit@localhost 노드 이름 없음)")
+        + f": 첫 줄 {text.strip().splitlines()[0][:80] if text.strip() else '(빈 파일)'!r}",
+    )
 
 
 @pytest.mark.req("M1.2")
 def test_M1_2_watermark_is_512mib(req: Check, mq_lab: MqLab, mq_stage: Stage) -> None:
     text = _status(req, mq_lab, mq_stage)
     line = next((ln.strip() for ln in text.splitlines() if "high watermark setting" in ln), "")
-    req.expect(bool(WATERMARK_LINE.search(text)),
-               f"메모리 경보 줄: {line or '(없음)'} (기대: 0.5369 gb)")
+    req.expect(bool(WATERMARK_LINE.search(text)), f"메모리 경보 줄: {line or '(없음)'} (기대: 0.5369 gb)")
 
 
 @pytest.mark.req("M1.3")
@@ -50,5 +52,7 @@ def test_M1_3_node_answers_with_512mib(req: Check, mq_lab: MqLab, mq_stage: Stag
         live = node.ctl(["eval", "vm_memory_monitor:get_memory_limit()."], 60)
     except RuntimeError as exc:
         req.fail(f"rabbitmqctl -n rabbit@localhost 가 실패: {str(exc)[-300:]}")
-    req.expect(live.strip() == LIMIT_512MIB,
-               f"살아 있는 노드의 메모리 한도: {live.strip()} 바이트 (기대: {LIMIT_512MIB} = 512MiB)")
+    req.expect(
+        live.strip() == LIMIT_512MIB,
+        f"살아 있는 노드의 메모리 한도: {live.strip()} 바이트 (기대: {LIMIT_512MIB} = 512MiB)",
+    )

@@ -15,8 +15,7 @@ from grader.verdict import Check
 def test_M3_1_one_message_with_the_claim_json(req: Check, publish: PublishRun) -> None:
     seen = publish
     req.expect_ran(seen.run, "publish.py")
-    req.expect(len(seen.messages) == 1, f"claim.in 에 메시지 {len(seen.messages)}개 (기대: 1)",
-               run=seen.run)
+    req.expect(len(seen.messages) == 1, f"claim.in 에 메시지 {len(seen.messages)}개 (기대: 1)", run=seen.run)
     body = seen.messages[0].body
     try:
         parsed = json.loads(body)
@@ -34,11 +33,14 @@ def test_M3_2_properties_and_route(req: Check, publish: PublishRun) -> None:
     wrong = [
         f"delivery_mode {p.delivery_mode} (기대 2)" if p.delivery_mode != 2 else "",
         f"message_id {p.message_id!r} (기대 guid {seen.claim.guid})"
-        if p.message_id != seen.claim.guid else "",
+        if p.message_id != seen.claim.guid
+        else "",
         f"content_type {p.content_type!r} (기대 application/json)"
-        if p.content_type != "application/json" else "",
+        if p.content_type != "application/json"
+        else "",
         f"교환기 {m.exchange!r}/키 {m.routing_key!r} (기대 eai.claim/claim)"
-        if (m.exchange, m.routing_key) != (amqp.CLAIM_EXCHANGE, amqp.CLAIM_KEY) else "",
+        if (m.exchange, m.routing_key) != (amqp.CLAIM_EXCHANGE, amqp.CLAIM_KEY)
+        else "",
     ]
     req.expect(not any(wrong), "; ".join(w for w in wrong if w))
 
@@ -47,9 +49,11 @@ def _refused(req: Check, seen: RefusedPublish, situation: str) -> None:
     __tracebackhide__ = True
     if not seen.stage_ok:
         raise RuntimeError("the broker did not start refusing publishes (policy not applied)")
-    req.expect(not seen.run.timed_out and seen.run.returncode != 0,
-               f"{situation} publish.py 가 {seen.run.describe()} (기대: 0 이 아닌 코드)",
-               run=seen.run)
+    req.expect(
+        not seen.run.timed_out and seen.run.returncode != 0,
+        f"{situation} publish.py 가 {seen.run.describe()} (기대: 0 이 아닌 코드)",
+        run=seen.run,
+    )
 
 
 @pytest.mark.req("M3.3")

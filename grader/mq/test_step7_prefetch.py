@@ -15,12 +15,18 @@ def _bounded(req: Check, seen: PrefetchRun, how: str) -> None:
         raise RuntimeError("no live unacked sample of claim.in could be taken")
     settings = ", ".join(f"ack_required={a}, prefetch_count={p}" for _, a, p in seen.consumers)
     top = max(samples)
-    req.expect(top <= seen.prefetch,
-               f"{how}: 느린 청구 시스템 앞에서 unacked 가 최대 {top} (한도 {seen.prefetch}; "
-               f"대기 {seen.published}건; 소비자 설정: {settings or '없음'})", run=seen.run)
-    req.expect(top == seen.prefetch,
-               f"{how}: unacked 가 {top} 에서 멈춤 (기대: {seen.prefetch} 에 닿음; 소비자 설정: "
-               f"{settings or '없음'})", run=seen.run)
+    req.expect(
+        top <= seen.prefetch,
+        f"{how}: 느린 청구 시스템 앞에서 unacked 가 최대 {top} (한도 {seen.prefetch}; "
+        f"대기 {seen.published}건; 소비자 설정: {settings or '없음'})",
+        run=seen.run,
+    )
+    req.expect(
+        top == seen.prefetch,
+        f"{how}: unacked 가 {top} 에서 멈춤 (기대: {seen.prefetch} 에 닿음; 소비자 설정: "
+        f"{settings or '없음'})",
+        run=seen.run,
+    )
 
 
 @pytest.mark.req("M7.1")

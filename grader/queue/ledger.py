@@ -43,9 +43,7 @@ def msg_id_is_unique(db: Path) -> bool:
     """
     with closing(_connect(db)) as conn:
         try:
-            conn.execute(
-                "EXPLAIN INSERT INTO processed(msg_id) VALUES ('x') ON CONFLICT(msg_id) DO NOTHING"
-            )
+            conn.execute("EXPLAIN INSERT INTO processed(msg_id) VALUES ('x') ON CONFLICT(msg_id) DO NOTHING")
         except sqlite3.Error:
             return False
     return True
@@ -53,9 +51,7 @@ def msg_id_is_unique(db: Path) -> bool:
 
 def rows(db: Path) -> list[Row]:
     with closing(_connect(db)) as conn:
-        return [Row(str(r[0]), *r[1:]) for r in conn.execute(
-            f"SELECT {', '.join(COLUMNS)} FROM processed"
-        )]
+        return [Row(str(r[0]), *r[1:]) for r in conn.execute(f"SELECT {', '.join(COLUMNS)} FROM processed")]
 
 
 def processed_ddl(db: Path) -> str | None:

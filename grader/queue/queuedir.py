@@ -15,12 +15,14 @@ Listing = dict[str, frozenset[str]]
 def listing(q: Path) -> Listing:
     """Names of the regular files in each queue directory (in processing/, also those in a
     consumer's own subfolder: a file left there is still stuck in processing)."""
+
     def names(d: str) -> frozenset[str]:
         base = q / d
         if not base.is_dir():
             return frozenset()
         found = base.rglob("*") if d == "processing" else base.iterdir()
         return frozenset(p.name for p in found if p.is_file())
+
     return {d: names(d) for d in DIRS}
 
 

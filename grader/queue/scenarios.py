@@ -65,8 +65,9 @@ def _read_rows(q: Path) -> tuple[list[ledger.Row] | None, str]:
         return None, f"processed 를 읽지 못함: {exc}"
 
 
-def _observe(lab: QueueLab, messages: QueueSet, runs: tuple[RunResult, ...],
-             seen: Travel | None = None) -> ConsumeRun:
+def _observe(
+    lab: QueueLab, messages: QueueSet, runs: tuple[RunResult, ...], seen: Travel | None = None
+) -> ConsumeRun:
     rows, error = _read_rows(lab.live)
     return ConsumeRun(messages, runs, queuedir.listing(lab.live), rows, error, seen)
 
@@ -94,11 +95,8 @@ def fresh_run(lab: QueueLab) -> Rerun | Missing:
         # is idempotent by luck, not by a constraint, and ends with fewer rows than before.
         ids = sorted(messages.messages)
         again_ids = set(rng.sample(ids, len(ids) // 2))
-        valid = [f for f in messages.files
-                 if f.message is not None and str(f.message["msg_id"]) in again_ids]
-        again_set = QueueSet(tuple(
-            type(f)(f"again-{f.name}", f.data, f.kind, f.message) for f in valid
-        ))
+        valid = [f for f in messages.files if f.message is not None and str(f.message["msg_id"]) in again_ids]
+        again_set = QueueSet(tuple(type(f)(f"again-{f.name}", f.data, f.kind, f.message) for f in valid))
         again_set.write(lab.live / "inbox")
         again = _observe(lab, again_set, (lab.consume(),))
     return Rerun(first, again)
@@ -216,8 +214,12 @@ def lag_runs(lab: QueueLab) -> list[LagCase] | Missing:
     if not (lab.live / "lag.sh").is_file():
         return Missing(lab.shown("lag.sh"))
     rng = lab.grading.rng("lag_runs")
-    busy = {"inbox": rng.randrange(4, 13), "processing": rng.randrange(1, 6),
-            "error": rng.randrange(1, 7), "done": rng.randrange(2, 9)}
+    busy = {
+        "inbox": rng.randrange(4, 13),
+        "processing": rng.randrange(1, 6),
+        "error": rng.randrange(1, 7),
+        "done": rng.randrange(2, 9),
+    }
     empty = dict.fromkeys(busy, 0)
     cases: list[LagCase] = []
     with lab.exclusive:
@@ -229,8 +231,7 @@ def lag_runs(lab: QueueLab) -> list[LagCase] | Missing:
                 for i in range(n):
                     (queue / d / f"{d}-{rng.getrandbits(32):08x}-{i}.json").write_text("{}\n")
             shown = {d: n for d, n in counts.items() if d != "done"}
-            cases += [LagCase(shown, t, lab.shell("lag.sh", str(queue), str(t)))
-                      for t in thresholds]
+            cases += [LagCase(shown, t, lab.shell("lag.sh", str(queue), str(t))) for t in thresholds]
     return cases
 
 
@@ -272,14 +273,17 @@ def replay_runs(lab: QueueLab) -> ReplayRuns | Missing:
         if moves is not None:
             expected[f"inbox/{moves}"] = expected.pop(f"error/{moves}")
         run = lab.shell("replay.sh", argument)
-        return ReplayCase(argument, run, before, queuedir.fingerprint(lab.live), expected,
-                          outside.is_file())
+        return ReplayCase(argument, run, before, queuedir.fingerprint(lab.live), expected, outside.is_file())
 
     with lab.exclusive:
         target = layout["error"][1].name
         return ReplayRuns(
             moved=case(target, moves=target),
             missing=[case(layout["done"][0].name), case(f"{prefix}-9999.json")],
-            hostile=[case(f"../done/{layout['done'][1].name}"), case(str(outside)), case(""),
-                     case(f"{prefix} copy 2.json")],
+            hostile=[
+                case(f"../done/{layout['done'][1].name}"),
+                case(str(outside)),
+                case(""),
+                case(f"{prefix} copy 2.json"),
+            ],
         )

@@ -17,8 +17,19 @@ ROLES = {IDEMPOTENCY_KEY: "idempotency-key", SEQUENCE_FIELD: "sequence"}
 _STRING = {"string", "str", "text", "varchar", "char", "character", "nvarchar", "utf8"}
 _INTEGER = {"integer", "int", "bigint", "smallint", "long", "int32", "int64"}
 _NUMBER = _INTEGER | {"number", "numeric", "decimal", "float", "double", "real", "money"}
-_TIME = {"datetime", "timestamp", "date-time", "date", "time", "iso8601", "iso-8601",
-         "timestamptz", "timestamp with time zone", "instant", "zoneddatetime"}
+_TIME = {
+    "datetime",
+    "timestamp",
+    "date-time",
+    "date",
+    "time",
+    "iso8601",
+    "iso-8601",
+    "timestamptz",
+    "timestamp with time zone",
+    "instant",
+    "zoneddatetime",
+}
 PLAUSIBLE = {"string": _STRING, "integer": _INTEGER, "number": _NUMBER, "timestamp": _STRING | _TIME}
 
 
@@ -31,9 +42,13 @@ def _rows(queue_lab: QueueLab, req: Check) -> tuple[str, list[dict[str, str]]]:
     header = ",".join(cell.strip() for cell in header_cells)  # quoted cells are fine too
     reader = csv.reader(io.StringIO("\n".join(lines[1:])))
     rows = [
-        {"field": r[0].strip(), "type": (r[1] if len(r) > 1 else "").strip(),
-         "role": (r[2] if len(r) > 2 else "").strip()}
-        for r in reader if any(cell.strip() for cell in r)
+        {
+            "field": r[0].strip(),
+            "type": (r[1] if len(r) > 1 else "").strip(),
+            "role": (r[2] if len(r) > 2 else "").strip(),
+        }
+        for r in reader
+        if any(cell.strip() for cell in r)
     ]
     return header, rows
 

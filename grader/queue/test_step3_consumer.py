@@ -75,7 +75,8 @@ def test_Q3_3_valid_to_done_poison_to_error(req: Check, fresh_run: Rerun) -> Non
     req.expect(
         not problems,
         f"메시지 {len(first.messages.files)}개(파싱 실패·필드 누락·null 포함)를 처리한 뒤: "
-        + "; ".join(problems[:6]) + f" [{counts_text(first.after)}]",
+        + "; ".join(problems[:6])
+        + f" [{counts_text(first.after)}]",
     )
 
 
@@ -84,8 +85,11 @@ def test_Q3_4_files_pass_through_processing(req: Check, fresh_run: Rerun) -> Non
     first = fresh_run.first
     travel = first.travel
     assert travel is not None
-    req.expect(not travel.overflow, "파일 이동이 너무 많아(1초에 수만 번) 관찰할 수 없음: "
-               "같은 파일을 계속 옮기고 있지 않나요?", hint=None)
+    req.expect(
+        not travel.overflow,
+        "파일 이동이 너무 많아(1초에 수만 번) 관찰할 수 없음: 같은 파일을 계속 옮기고 있지 않나요?",
+        hint=None,
+    )
     moved = [name for name, hops in travel.hops.items() if len(hops) > 1]
     req.expect(bool(moved), "inbox 에서 옮겨진 파일이 하나도 없음", run=first.runs[0])
     skipped = travel.skipped_processing()
@@ -110,34 +114,43 @@ def test_Q3_5_rows_equal_valid_messages(req: Check, fresh_run: Rerun) -> None:
     expected = first.messages.messages
     got = {r.msg_id: r for r in first.rows}
     missing, extra = sorted(expected.keys() - got.keys()), sorted(got.keys() - expected.keys())
-    req.expect(not missing and not extra,
-               f"정상 메시지 {len(expected)}건 중 없는 msg_id {len(missing)}건({_names(missing)}), "
-               f"메시지에 없는 msg_id {len(extra)}건({_names(extra)}); 행 {len(first.rows)}개")
+    req.expect(
+        not missing and not extra,
+        f"정상 메시지 {len(expected)}건 중 없는 msg_id {len(missing)}건({_names(missing)}), "
+        f"메시지에 없는 msg_id {len(extra)}건({_names(extra)}); 행 {len(first.rows)}개",
+    )
     req.expect(len(first.rows) == len(expected), f"행이 {len(first.rows)}개: 같은 msg_id 가 여러 번")
     wrong = [msg_id for msg_id, m in expected.items() if not _same(got[msg_id], m)]
-    req.expect(not wrong, f"값이 메시지와 다른 행 {len(wrong)}개: "
-               + "; ".join(_show(got[i], expected[i]) for i in wrong[:3]))
+    req.expect(
+        not wrong,
+        f"값이 메시지와 다른 행 {len(wrong)}개: " + "; ".join(_show(got[i], expected[i]) for i in wrong[:3]),
+    )
 
 
 def _same(row: ledger.Row, message: object) -> bool:
     assert isinstance(message, dict)
+
     def num(value: object) -> float | None:
         try:
             return float(str(value))
         except ValueError:
             return None
+
     return (
         str(row.order_no) == str(message["order_no"])
         and num(row.seq) == num(message["seq"])
         and num(row.amount) == num(message["amount"])
-        and row.processed_at is not None and str(row.processed_at).strip() != ""
+        and row.processed_at is not None
+        and str(row.processed_at).strip() != ""
     )
 
 
 def _show(row: ledger.Row, message: object) -> str:
     assert isinstance(message, dict)
-    return (f"{row.msg_id}: 행 ({row.order_no}, {row.seq}, {row.amount}, {row.processed_at!r}) / "
-            f"메시지 ({message['order_no']}, {message['seq']}, {message['amount']})")
+    return (
+        f"{row.msg_id}: 행 ({row.order_no}, {row.seq}, {row.amount}, {row.processed_at!r}) / "
+        f"메시지 ({message['order_no']}, {message['seq']}, {message['amount']})"
+    )
 
 
 @pytest.mark.req("Q3.6")
@@ -148,8 +161,9 @@ def test_Q3_6_rerun_adds_no_row(req: Check, fresh_run: Rerun) -> None:
     req.expect(before is not None and after is not None, rerun.again.rows_error)
     assert before is not None and after is not None
     lost = sorted({r.msg_id for r in before} - {r.msg_id for r in after})
-    req.expect(not lost, f"다시 돌린 뒤 앞선 실행의 행 {len(lost)}개가 사라짐"
-               f"(장부를 비우고 있나요?): {_names(lost)}")
+    req.expect(
+        not lost, f"다시 돌린 뒤 앞선 실행의 행 {len(lost)}개가 사라짐(장부를 비우고 있나요?): {_names(lost)}"
+    )
     req.expect(
         len(after) == len(before),
         f"같은 메시지 {len(rerun.again.messages.files)}개를 다시 처리하자 행이 "
@@ -165,8 +179,7 @@ def test_Q3_7_two_consumers_at_once(req: Check, two_consumers: TwoConsumers) -> 
     race, crowd = both.race, both.crowd
     _expect_runs_ok(req, race.runs, "같은 msg_id 를 나눠 가진 두 consume.py")
     doubled = sorted(i for i, n in race.rows_per_id.items() if n > 1)
-    req.expect(not doubled,
-               f"두 소비자가 동시에 같은 msg_id 를 넣어 행이 두 개: {_names(doubled)}")
+    req.expect(not doubled, f"두 소비자가 동시에 같은 msg_id 를 넣어 행이 두 개: {_names(doubled)}")
     _expect_runs_ok(req, crowd.runs, f"메시지 {len(crowd.messages.files)}개에 동시에 돌린 consume.py")
     problems = _misplaced(crowd)
     req.expect(not problems, "; ".join(problems[:6]) + f" [{counts_text(crowd.after)}]")
@@ -184,11 +197,11 @@ def test_Q3_7_two_consumers_at_once(req: Check, two_consumers: TwoConsumers) -> 
 def test_Q3_8_poison_does_not_loop(req: Check, fresh_run: Rerun) -> None:
     first = fresh_run.first
     run = first.runs[0]
-    req.expect(not run.timed_out, f"consume.py 가 {run.describe()}: 독약 메시지를 계속 돌리나요?",
-               run=run)
+    req.expect(not run.timed_out, f"consume.py 가 {run.describe()}: 독약 메시지를 계속 돌리나요?", run=run)
     poison = {f.name for f in first.messages.files if f.ends_in == "error"}
     looped = sorted(poison & set(first.travel.sent_back_to_inbox() if first.travel else []))
     req.expect(not looped, f"독약 메시지를 inbox 로 되돌림: {_names(looped)}")
     stranded = sorted(poison - first.after["error"])
-    req.expect(not stranded, f"error/ 에 없는 독약 메시지 {len(stranded)}/{len(poison)}개: "
-               f"{_names(stranded)}")
+    req.expect(
+        not stranded, f"error/ 에 없는 독약 메시지 {len(stranded)}/{len(poison)}개: {_names(stranded)}"
+    )

@@ -32,8 +32,7 @@ def test_Q4_2_processed_holds_the_unique_messages(req: Check, queue_lab: QueueLa
     req.expect(
         len(ids) == len(expected) and set(ids) == expected,
         f"processed {len(ids)}행(고유 msg_id {len(set(ids))}개), 기대: 중복 제거된 {len(expected)}건"
-        + (f"; 빠진 msg_id: {', '.join(sorted(expected - set(ids))[:3])}"
-           if expected - set(ids) else ""),
+        + (f"; 빠진 msg_id: {', '.join(sorted(expected - set(ids))[:3])}" if expected - set(ids) else ""),
     )
 
 

@@ -21,8 +21,10 @@ def test_Q5_1_error_csv_reasons(req: Check, queue_lab: QueueLab) -> None:
         for row in csv.reader(io.StringIO(path.read_text(encoding="utf-8-sig", errors="replace")))
         if any(cell.strip() for cell in row)
     ]
-    req.expect(bool(rows) and rows[0] == ["file", "reason"],
-               f"첫 줄이 {','.join(rows[0]) if rows else '(빈 파일)'} (기대: file,reason)")
+    req.expect(
+        bool(rows) and rows[0] == ["file", "reason"],
+        f"첫 줄이 {','.join(rows[0]) if rows else '(빈 파일)'} (기대: file,reason)",
+    )
     got: dict[str, list[str]] = {}
     for row in rows[1:]:
         name = PurePosixPath(row[0]).name if row else ""

@@ -13,8 +13,7 @@ LINE = re.compile(r"inbox=(\d+) processing=(\d+) error=(\d+)")
 
 
 def _line(case: LagCase) -> str:
-    return f"inbox={case.counts['inbox']} processing={case.counts['processing']} " \
-        f"error={case.counts['error']}"
+    return f"inbox={case.counts['inbox']} processing={case.counts['processing']} error={case.counts['error']}"
 
 
 @pytest.mark.req("Q7.1")

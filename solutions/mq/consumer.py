@@ -141,9 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     logging.getLogger("pika").setLevel(logging.WARNING)  # pika is chatty at INFO
     parser = argparse.ArgumentParser(description="pass the claims in claim.in to the claim system")
-    parser.add_argument(
-        "--claim", required=True, help="claim system URL, e.g. http://127.0.0.1:9202"
-    )
+    parser.add_argument("--claim", required=True, help="claim system URL, e.g. http://127.0.0.1:9202")
     parser.add_argument("--max-seconds", type=float, required=True, help="stop after this long")
     parser.add_argument("--prefetch", type=int, default=5, help="most unacked claims at once")
     args = parser.parse_args(argv)

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """청구 소비자 (콜백 방식): claim.in 의 청구를 청구 시스템의 POST /v1/claims 로 넘긴다.
 
-    python3 consumer.py --claim http://127.0.0.1:9202 --max-seconds 30 [--prefetch 5]
+python3 consumer.py --claim http://127.0.0.1:9202 --max-seconds 30 [--prefetch 5]
 """
+
 import argparse
 import os
 import sqlite3
@@ -34,13 +35,13 @@ class ClaimForwarder:
 
     def remember(self, mid):
         if mid:
-            self.db.execute("INSERT OR REPLACE INTO seen (mid, at) VALUES (?, ?)",
-                            (mid, time.time()))
+            self.db.execute("INSERT OR REPLACE INTO seen (mid, at) VALUES (?, ?)", (mid, time.time()))
             self.db.commit()
 
     def post(self, body):
-        req = urllib.request.Request(self.endpoint, data=body, method="POST",
-                                     headers={"Content-Type": "application/json"})
+        req = urllib.request.Request(
+            self.endpoint, data=body, method="POST", headers={"Content-Type": "application/json"}
+        )
         try:
             with urllib.request.urlopen(req, timeout=3) as resp:
                 return resp.status
@@ -83,8 +84,7 @@ def main():
     forwarder = ClaimForwarder(args.claim, DB_FILE)
     connection = pika.BlockingConnection(pika.URLParameters(AMQP_URL))
     channel = connection.channel()
-    tag = channel.basic_consume(queue="claim.in", on_message_callback=forwarder.on_message,
-                                auto_ack=False)
+    tag = channel.basic_consume(queue="claim.in", on_message_callback=forwarder.on_message, auto_ack=False)
     channel.basic_qos(prefetch_count=args.prefetch)
     stop_at = time.monotonic() + args.max_seconds
     while True:

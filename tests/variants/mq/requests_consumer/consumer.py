@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 """claim.in -> claim system, with requests. Ack after 201; 422 -> DLQ; transient: once more."""
+
 import argparse
 import logging
 import os
@@ -36,22 +37,23 @@ class Record:
         self.conn.commit()
 
     def has(self, message_id):
-        cur = self.conn.execute(
-            "SELECT 1 FROM processed_messages WHERE message_id = ?", (message_id,))
+        cur = self.conn.execute("SELECT 1 FROM processed_messages WHERE message_id = ?", (message_id,))
         return cur.fetchone() is not None
 
     def add(self, message_id, status):
         cur = self.conn.execute(
             "INSERT OR IGNORE INTO processed_messages (message_id, status) VALUES (?, ?)",
-            (message_id, status))
+            (message_id, status),
+        )
         self.conn.commit()
         return cur.rowcount == 1
 
 
 def call_claim_system(session, url, body):
     try:
-        response = session.post(url, data=body, timeout=(1.0, 2.5),
-                                headers={"Content-Type": "application/json"})
+        response = session.post(
+            url, data=body, timeout=(1.0, 2.5), headers={"Content-Type": "application/json"}
+        )
     except requests.RequestException as exc:
         log.warning("no answer from the claim system: %s", exc)
         return None
@@ -61,8 +63,7 @@ def call_claim_system(session, url, body):
 def run(args, record):
     session = requests.Session()
     url = args.claim.rstrip("/") + "/v1/claims"
-    params = pika.URLParameters(os.environ.get("EAI_AMQP_URL",
-                                               "amqp://guest:guest@127.0.0.1:5672/%2F"))
+    params = pika.URLParameters(os.environ.get("EAI_AMQP_URL", "amqp://guest:guest@127.0.0.1:5672/%2F"))
     connection = pika.BlockingConnection(params)
     try:
         ch = connection.channel()

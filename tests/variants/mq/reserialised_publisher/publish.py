@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 """청구 JSON 파일 하나를 eai.claim 에 발행한다 (발행 확인 + mandatory)."""
+
 import json
 import os
 import sys
@@ -27,8 +28,9 @@ def main():
     ch = conn.channel()
     ch.confirm_delivery()
     try:
-        ch.basic_publish(exchange="eai.claim", routing_key="claim", body=body,
-                         properties=props, mandatory=True)
+        ch.basic_publish(
+            exchange="eai.claim", routing_key="claim", body=body, properties=props, mandatory=True
+        )
     except UnroutableError:
         print("라우팅 불가: claim 키로 묶인 큐가 없음", file=sys.stderr)
         return 3

@@ -17,8 +17,9 @@ def post_claim(base, body):
     u = urllib.parse.urlsplit(base)
     conn = http.client.HTTPConnection(u.hostname, u.port or 80, timeout=TIMEOUT)
     try:
-        conn.request("POST", u.path.rstrip("/") + "/v1/claims", body=body,
-                     headers={"Content-Type": "application/json"})
+        conn.request(
+            "POST", u.path.rstrip("/") + "/v1/claims", body=body, headers={"Content-Type": "application/json"}
+        )
         return conn.getresponse().status
     except (OSError, http.client.HTTPException) as e:
         print("claim system error:", repr(e), flush=True)

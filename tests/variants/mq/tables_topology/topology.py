@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 """토폴로지: 큐 먼저, 교환기, 바인딩, 그리고 passive 선언으로 확인."""
+
 import os
 import sys
 

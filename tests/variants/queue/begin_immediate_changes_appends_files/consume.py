@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 """Step 3 consumer. Claim = rename into processing/; dedup = PRIMARY KEY + ON CONFLICT."""
+
 import json
 import os
 import sqlite3

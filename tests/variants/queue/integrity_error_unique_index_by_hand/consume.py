@@ -56,8 +56,13 @@ def open_ledger() -> sqlite3.Connection:
 
 def store(db: sqlite3.Connection, msg: dict) -> bool:
     """True when stored; False when the UNIQUE index says the msg_id is already there."""
-    row = (msg["msg_id"], msg["order_no"], msg["seq"], msg["amount"],
-           datetime.now().astimezone().isoformat(timespec="seconds"))
+    row = (
+        msg["msg_id"],
+        msg["order_no"],
+        msg["seq"],
+        msg["amount"],
+        datetime.now().astimezone().isoformat(timespec="seconds"),
+    )
     try:
         with db:
             db.execute("INSERT INTO processed VALUES (?, ?, ?, ?, ?)", row)

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 """큐 소비자: inbox -> processing -> done / error, 정상 메시지는 ledger.db 의 processed 로."""
+
 import csv
 import json
 import os
@@ -92,8 +93,7 @@ def main():
                 errors[name] = reason
                 continue
             cur = conn.execute(
-                "INSERT OR IGNORE INTO processed (msg_id, order_no, seq, amount) "
-                "VALUES (?, ?, ?, ?)",
+                "INSERT OR IGNORE INTO processed (msg_id, order_no, seq, amount) VALUES (?, ?, ?, ?)",
                 (str(msg["msg_id"]), str(msg["order_no"]), msg["seq"], msg["amount"]),
             )
             conn.commit()
