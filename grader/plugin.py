@@ -166,7 +166,7 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> None:
     rid = pyfuncitem.stash.get(REQ, None)
     for value in pyfuncitem.funcargs.values():
         if isinstance(value, Missing) and rid is not None:
-            Check(CATALOGUE[rid]).blocked(value.artefact)
+            Check(CATALOGUE[rid]).blocked(value.artefact, value.why)
 
 
 # bookkeeping and the report --------------------------------------------------------------------

@@ -14,6 +14,7 @@ import pytest
 
 from grader.catalogue import Requirement
 from grader.machinery.runner import RunResult
+from grader.machinery.textfile import Unreadable, read_text
 
 
 @dataclass(frozen=True)
@@ -55,9 +56,11 @@ class StudentFailure(pytest.fail.Exception):  # type: ignore[name-defined,misc]
 
 @dataclass(frozen=True)
 class Missing:
-    """A scenario could not run because an artefact of the student's is missing."""
+    """A scenario could not run because an artefact of the student's is missing (or is there
+    but cannot be used: ``why`` says how)."""
 
     artefact: str
+    why: str | None = None
 
 
 class Check:
@@ -94,8 +97,21 @@ class Check:
             path, shown = path.parent, shown.parent
         self.blocked(str(shown))
 
-    def blocked(self, shown_as: str) -> NoReturn:
+    def text(self, path: Path, shown_as: str) -> str:
+        """A text file of the student's (read tolerantly: BOM, CRLF, no final newline), or a
+        FAIL that says why it cannot be read (a FIFO, not UTF-8, far too big ...)."""
         __tracebackhide__ = True
+        self.needs(path, shown_as)
+        try:
+            return read_text(path)
+        except Unreadable as exc:
+            self.fail(f"{shown_as}: {exc.reason}", hint=f"{shown_as} 을(를) UTF-8 텍스트 파일로 만드세요.")
+
+    def blocked(self, shown_as: str, why: str | None = None) -> NoReturn:
+        """Unjudgeable without ``shown_as``; when it exists but cannot be used, ``why``."""
+        __tracebackhide__ = True
+        if why is not None:
+            self.fail(f"{shown_as}: {why} — 판정할 수 없음", hint=f"{shown_as} 을(를) 고치세요.")
         raise StudentFailure(
             Finding(
                 self.requirement,

@@ -12,6 +12,9 @@ from pathlib import Path
 from grader.machinery.snapshot import tree_digest
 
 REPO = Path(__file__).resolve().parent.parent
+# Every grader run of the self-tests takes this seed when set (see bench/seeds.py): a verdict
+# that changes with the seed is a check that covers its edges by luck.
+SEED = os.environ.get("LAB_GRADER_SELFTEST_SEED")
 
 
 @dataclass(frozen=True)
@@ -47,26 +50,14 @@ def grade(
     timeout: float = 600,
 ) -> Graded:
     results = state_dir.parent / f"{state_dir.name}-results.json"
+    # fmt: off
     argv = [
-        sys.executable,
-        "-m",
-        "pytest",
-        "grader",
-        "-q",
-        "-p",
-        "no:cacheprovider",
-        "--lab-root",
-        str(lab_root),
-        "--fixtures-dir",
-        str(fixtures),
-        "--lab",
-        lab,
-        "--results-json",
-        str(results),
-        "--state-dir",
-        str(state_dir),
-        *args,
+        sys.executable, "-m", "pytest", "grader", "-q", "-p", "no:cacheprovider",
+        "--lab-root", str(lab_root), "--fixtures-dir", str(fixtures), "--lab", lab,
+        "--results-json", str(results), "--state-dir", str(state_dir), *args,
+        *(("--grader-seed", SEED) if SEED else ()),
     ]
+    # fmt: on
     before = tree_digest(lab_root)
     run = subprocess.run(
         argv, cwd=REPO, capture_output=True, text=True, timeout=timeout, env=os.environ | (env or {})

@@ -103,3 +103,12 @@ def test_variants_declare_known_ids(lab: Lab) -> None:
     for variant in variants(lab.name):
         assert variant.fails <= ids, f"{variant.name}: unknown ids {variant.fails - ids}"
     assert sum(v.correct for v in variants(lab.name)) >= 2
+
+
+@pytest.mark.parametrize("lab", [QUEUE, MQ], ids=lambda lab: lab.name)
+def test_every_id_has_a_variant_that_fails_on_it(lab: Lab) -> None:
+    """A check no wrong solution ever fails is a check nobody has seen fail."""
+    covered = {rid for variant in variants(lab.name) for rid in variant.fails}
+    missing = [r.id for r in lab.requirements if r.id not in covered]
+    assert not missing, f"no one-mistake variant fails on {missing}"
+

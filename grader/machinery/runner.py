@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+from grader.machinery.textfile import output_text
+
 OUTPUT_LIMIT = 64 * 1024  # bytes kept of each stream (the tail)
 
 
@@ -66,7 +68,7 @@ class _Tail:
 
     def so_far(self) -> str:
         """What the stream has said up to now (the process may still be running)."""
-        return bytes(self._buffer[-OUTPUT_LIMIT:]).decode("utf-8", "replace")
+        return output_text(bytes(self._buffer[-OUTPUT_LIMIT:]))
 
 
 def _start_time(pid: int) -> str | None:

@@ -14,6 +14,7 @@ from fixtures.queue_messages import QueueSet, order_messages, random_set
 from grader.machinery.inotify import Travel, Watcher, travel
 from grader.machinery.runner import RunResult
 from grader.machinery.sqlscript import SqlResult, run_sql_script
+from grader.machinery.textfile import Unreadable, read_text
 from grader.queue import ledger, queuedir
 from grader.queue.lab import BIG_CONSUME_TIMEOUT, QueueLab
 from grader.scenario import Scenarios
@@ -162,7 +163,10 @@ def order_checks(lab: QueueLab) -> OrderChecks | Missing:
     sql_file = lab.saved / "order-check.sql"
     if not sql_file.is_file():
         return Missing(lab.shown("order-check.sql"))
-    sql = sql_file.read_text(errors="replace")
+    try:
+        sql = read_text(sql_file)
+    except Unreadable as exc:
+        return Missing(lab.shown("order-check.sql"), exc.reason)
     rng = lab.grading.rng("order_checks")
     work = lab.grading.scratch_dir("order-check")
     student_db = lab.saved / "ledger.db"

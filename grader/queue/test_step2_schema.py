@@ -34,9 +34,7 @@ PLAUSIBLE = {"string": _STRING, "integer": _INTEGER, "number": _NUMBER, "timesta
 
 
 def _rows(queue_lab: QueueLab, req: Check) -> tuple[str, list[dict[str, str]]]:
-    path = queue_lab.saved / "schema.csv"
-    req.needs(path, queue_lab.shown("schema.csv"))
-    text = path.read_text(encoding="utf-8-sig", errors="replace")
+    text = req.text(queue_lab.saved / "schema.csv", queue_lab.shown("schema.csv"))
     lines = text.splitlines()
     header_cells = next(csv.reader([lines[0]])) if lines else []
     header = ",".join(cell.strip() for cell in header_cells)  # quoted cells are fine too

@@ -38,9 +38,8 @@ def test_Q4_2_processed_holds_the_unique_messages(req: Check, queue_lab: QueueLa
 
 @pytest.mark.req("Q4.3")
 def test_Q4_3_dup_txt_ascending_msg_ids(req: Check, queue_lab: QueueLab) -> None:
-    path = queue_lab.saved / "dup.txt"
-    req.needs(path, queue_lab.shown("dup.txt"))
-    lines = [ln.strip() for ln in path.read_text(errors="replace").splitlines() if ln.strip()]
+    text = req.text(queue_lab.saved / "dup.txt", queue_lab.shown("dup.txt"))
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     expected = queue_lab.expected.duplicate_ids
     names = queue_lab.expected.names
     req.expect(

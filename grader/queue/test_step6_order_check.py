@@ -54,8 +54,6 @@ def test_Q6_4_clean_on_many_orders(req: Check, order_checks: OrderChecks) -> Non
 
 @pytest.mark.req("Q6.5")
 def test_Q6_5_order_result_says_ok(req: Check, queue_lab: QueueLab) -> None:
-    path = queue_lab.saved / "order-result.txt"
-    req.needs(path, queue_lab.shown("order-result.txt"))
-    lines = path.read_text(encoding="utf-8-sig", errors="replace").splitlines()
+    lines = req.text(queue_lab.saved / "order-result.txt", queue_lab.shown("order-result.txt")).splitlines()
     first = lines[0].strip() if lines else ""
     req.expect(first == "OK", f"첫 줄이 {first!r}")

@@ -1,0 +1,93 @@
+"""One tolerant, safe reader for every text a student produces (files and scripts' output).
+
+Tolerant: UTF-8 with or without a BOM, LF or CRLF (or CR) line ends, with or without a final
+newline all read the same. Anything stricter is the caller's business, with its own message.
+
+Safe: only a regular file is ever opened for reading (a FIFO would block, /dev/zero never
+ends), and only its first ``limit`` bytes are read. A file that cannot be read as text raises
+``Unreadable`` with a Korean reason that says exactly what is wrong.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+TEXT_LIMIT = 1 << 20  # 1 MiB: far above any report or script of the labs
+BOM = "\ufeff"
+KINDS = {
+    stat.S_IFIFO: "FIFO(이름 있는 파이프)",
+    stat.S_IFSOCK: "소켓",
+    stat.S_IFCHR: "문자 장치",
+    stat.S_IFBLK: "블록 장치",
+    stat.S_IFDIR: "디렉터리",
+}
+
+
+class Unreadable(Exception):
+    """The file is there but cannot be read as text; ``reason`` says why, in Korean."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path = path
+        self.reason = reason
+
+
+def kind(mode: int) -> str | None:
+    """The Korean name of a file type that is not a regular file; None for a regular file."""
+    if stat.S_ISREG(mode):
+        return None
+    return KINDS.get(stat.S_IFMT(mode), "특수 파일")
+
+
+def read_bytes(path: Path, limit: int = TEXT_LIMIT) -> bytes:
+    """The bytes of a regular file (following links), never more than ``limit``."""
+    try:
+        before = path.stat()
+    except OSError as exc:
+        raise Unreadable(path, f"읽을 수 없음({exc.strerror})") from exc
+    if (what := kind(before.st_mode)) is not None:
+        raise Unreadable(path, f"보통 파일이 아니라 {what}")
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        raise Unreadable(path, f"읽을 수 없음({exc.strerror})") from exc
+    try:
+        if (what := kind(os.fstat(fd).st_mode)) is not None:  # swapped since the stat
+            raise Unreadable(path, f"보통 파일이 아니라 {what}")
+        data = os.read(fd, limit + 1)
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise Unreadable(path, f"{limit // 1024} KiB 보다 큼: 텍스트 파일이 맞나요?")
+    return data
+
+
+def decode(data: bytes, what: str = "내용") -> str:
+    """UTF-8 (a BOM dropped), every line end as LF. Raises ValueError naming the bad byte."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(
+            f"{what}이 UTF-8 이 아님({exc.start + 1}번째 바이트 0x{data[exc.start]:02x})"
+        ) from exc
+    return text.removeprefix(BOM).replace("\r\n", "\n").replace("\r", "\n")
+
+
+def read_text(path: Path, limit: int = TEXT_LIMIT) -> str:
+    """A student's text file, read tolerantly and safely."""
+    try:
+        return decode(read_bytes(path, limit), "파일 내용")
+    except ValueError as exc:
+        raise Unreadable(path, str(exc)) from exc
+
+
+def lines(text: str) -> list[str]:
+    """The lines of ``text`` without their ends; a final newline adds no empty line."""
+    return text.splitlines()
+
+
+def output_text(data: bytes) -> str:
+    """A script's output as text, tolerantly: a byte that is not UTF-8 becomes U+FFFD."""
+    return data.decode("utf-8", "replace").removeprefix(BOM).replace("\r\n", "\n").replace("\r", "\n")
