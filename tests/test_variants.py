@@ -111,4 +111,3 @@ def test_every_id_has_a_variant_that_fails_on_it(lab: Lab) -> None:
     covered = {rid for variant in variants(lab.name) for rid in variant.fails}
     missing = [r.id for r in lab.requirements if r.id not in covered]
     assert not missing, f"no one-mistake variant fails on {missing}"
-
