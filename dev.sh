@@ -4,6 +4,8 @@
 #   ./dev.sh grade   grade the reference solution of both labs (pytest grader)
 #   ./dev.sh test    the whole test suite: lint, types, the grade, and the grader's self-tests
 #   ./dev.sh bench   print the wall time of `pytest grader` (both labs, and --lab queue)
+#   ./dev.sh mutants [FILE...]  mutation score of the reference solutions (a benchmark,
+#                    about half an hour on 2 cores; see bench/mutation/__main__.py)
 #
 # Installs, when missing: rabbitmq-server and python3-venv from Debian's packages (apt),
 # a virtualenv .venv with this project and its dependencies from PyPI, and for the test
@@ -27,7 +29,7 @@ system_packages() {
     fi
 }
 
-virtualenv() {  # $1: the extras to install ("" or "dev")
+virtualenv() {  # $1: the extras to install ("", "dev" or "mutation")
     local spec=".${1:+[$1]}" stamp=".venv/.installed-${1:-base}"
     [ -x .venv/bin/python ] || python3 -m venv .venv
     if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
@@ -72,8 +74,13 @@ case "${1:-}" in
         virtualenv ""
         exec .venv/bin/python bench/grade_time.py "${@:2}"
         ;;
+    mutants)
+        system_packages
+        virtualenv mutation
+        exec .venv/bin/python -m bench.mutation "${@:2}"
+        ;;
     *)
-        echo "usage: ./dev.sh grade|test|bench [pytest options]" >&2
+        echo "usage: ./dev.sh grade|test|bench|mutants [options]" >&2
         exit 2
         ;;
 esac
