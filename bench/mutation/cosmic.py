@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .mutant import SKIPPED, Mutant, TargetResult, from_unified_diff
+from .mutant import SKIPPED, Mutant, TargetResult, context_before, from_unified_diff
 from .targets import Target
 from .verdict import ERROR, SURVIVED, TIMEOUT, Verdict
 
@@ -99,20 +99,24 @@ def _mutant(target: Target, source_lines: list[str], item: dict[str, Any],
     line = int(mutation["start_pos"][0])
     here = (source_lines[line - 1].strip(),) if 0 < line <= len(source_lines) else ()
     if result is None:
-        return Mutant(target.path, operator, line, here, (), ERROR, detail="never run")
+        return Mutant(target.path, operator, line, here, (), ERROR, detail="never run",
+                      context=context_before(source_lines, line))
     if result["worker_outcome"] == "skipped":
         return Mutant(target.path, operator, line, here, (), SKIPPED,
-                      detail=str(result.get("output") or ""))
+                      detail=str(result.get("output") or ""),
+                      context=context_before(source_lines, line))
     first, removed, added = from_unified_diff(str(result.get("diff") or ""))
     line, removed = (first, removed) if first else (line, here)
+    context = context_before(source_lines, line)
     output = str(result.get("output") or "")
     verdict = Verdict.from_output(output)
     if result["worker_outcome"] != "normal" or verdict is None:
         status = TIMEOUT if output == "timeout" else ERROR
         why = "cosmic-ray's own timeout" if status == TIMEOUT else output[-1500:]
-        return Mutant(target.path, operator, line, removed, added, status, detail=why)
+        return Mutant(target.path, operator, line, removed, added, status, detail=why,
+                      context=context)
     return Mutant(target.path, operator, line, removed, added, verdict.status, verdict.failed,
-                  verdict.errors, "" if verdict.status == SURVIVED else verdict.detail)
+                  verdict.errors, "" if verdict.status == SURVIVED else verdict.detail, context)
 
 
 def read_session(target: Target, session: Path, source: Path) -> list[Mutant]:

@@ -1,13 +1,15 @@
 """The committed explanations of survivors (equivalent.toml) and how a mutant finds its own.
 
-An entry names the file, the operator and a snippet of the original line(s) and, when one
-line has several mutants of that operator, a snippet of the mutated line(s). Snippets are
-matched as substrings with runs of whitespace made one space, so an entry survives edits
-elsewhere in the file (line numbers are never part of the key).
+An entry names the file, the operator and a snippet of the original line(s); when that is
+not enough, a snippet of the mutated line(s) (one line, several mutants) and of the three
+lines before the change (the same line in several places). Snippets are matched as
+substrings with runs of whitespace made one space, so an entry survives edits elsewhere in
+the file (line numbers are never part of the key). ``file`` may be a glob (``solutions/*/*.py``).
 """
 
 from __future__ import annotations
 
+import fnmatch
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,14 +35,18 @@ class Explanation:
     mutated: str | None
     kind: str
     reason: str
+    context: str | None = None
+
+    def covers(self, path: str) -> bool:
+        return fnmatch.fnmatchcase(path, self.file)
 
     def matches(self, mutant: Mutant) -> bool:
-        return (
-            mutant.file == self.file
-            and mutant.operator == self.operator
-            and _squeeze(self.original) in _squeeze(" ⏎ ".join(mutant.removed))
-            and (self.mutated is None or _squeeze(self.mutated) in _squeeze(" ⏎ ".join(mutant.added)))
-        )
+        def within(snippet: str | None, lines: tuple[str, ...]) -> bool:
+            return snippet is None or _squeeze(snippet) in _squeeze(" ⏎ ".join(lines))
+
+        return (fnmatch.fnmatchcase(mutant.file, self.file) and mutant.operator == self.operator
+                and within(self.original, mutant.removed) and within(self.mutated, mutant.added)
+                and within(self.context, mutant.context))
 
 
 def load(path: Path = FILE) -> list[Explanation]:
@@ -52,7 +58,8 @@ def load(path: Path = FILE) -> list[Explanation]:
             raise ValueError(f"{path.name}: entry {number} needs file, operator, original, "
                              f"kind ({' or '.join(KINDS)}) and reason")
         out.append(Explanation(str(entry["file"]), str(entry["operator"]), str(entry["original"]),
-                               entry.get("mutated"), str(kind), str(entry["reason"])))
+                               entry.get("mutated"), str(kind), str(entry["reason"]),
+                               entry.get("context")))
     return out
 
 

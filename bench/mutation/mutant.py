@@ -21,11 +21,19 @@ class Mutant:
     failed: tuple[str, ...] = ()  # ids that failed (under any seed)
     errors: tuple[str, ...] = ()  # ids in harness error
     detail: str = ""
+    context: tuple[str, ...] = ()  # the non-blank lines before the change, stripped
 
     def describe(self) -> str:
         before = " ⏎ ".join(self.removed) or "(nothing)"
         after = " ⏎ ".join(self.added) or "(dropped)"
         return f"{self.file}:{self.line} {self.operator}: {before}  →  {after}"
+
+
+def context_before(lines: list[str], line: int, size: int = 3) -> tuple[str, ...]:
+    """The ``size`` non-blank lines before 1-based ``line``, stripped: tells apart mutants of
+    the same text in different places (e.g. `return 1` in two except branches)."""
+    before = [text.strip() for text in lines[: max(line - 1, 0)] if text.strip()]
+    return tuple(before[-size:])
 
 
 def changed_lines(original: str, mutated: str) -> tuple[int, tuple[str, ...], tuple[str, ...]]:
@@ -77,9 +85,8 @@ class TargetResult:
     @classmethod
     def load(cls, path: Path) -> TargetResult:
         data = json.loads(path.read_text())
-        mutants = tuple(
-            Mutant(**{**m, **{k: tuple(m[k]) for k in ("removed", "added", "failed", "errors")}})
-            for m in data.pop("mutants")
-        )
+        lists = ("removed", "added", "failed", "errors", "context")
+        mutants = tuple(Mutant(**{**m, **{k: tuple(m.get(k, ())) for k in lists}})
+                        for m in data.pop("mutants"))
         return cls(**{**data, "seeds": tuple(data["seeds"]), "notes": tuple(data["notes"]),
                       "mutants": mutants})

@@ -105,7 +105,7 @@ def _stale(results: Sequence[TargetResult], explanations: list[Explanation]) -> 
     every = [m for r in results for m in r.mutants if m.status != SKIPPED]
     out: list[str] = []
     for e in explanations:
-        if e.file not in files:
+        if not any(e.covers(f) for f in files):
             continue
         matched = [m for m in every if e.matches(m)]
         if not matched:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from solutions.walkthrough import walk_queue
 
-from .mutant import Mutant, TargetResult, changed_lines
+from .mutant import Mutant, TargetResult, changed_lines, context_before
 from .ops import mutants_of
 from .targets import Target
 from .verdict import SURVIVED, Verdict, grade
@@ -58,7 +58,8 @@ def run(target: Target, seeds: Sequence[int], fixtures: Path, work: Path,
         line, removed, added = changed_lines(original, candidate.text)
         graded.append(Mutant(target.path, candidate.operator, line, removed, added,
                              verdict.status, verdict.failed, verdict.errors,
-                             "" if verdict.status == SURVIVED else verdict.detail))
+                             "" if verdict.status == SURVIVED else verdict.detail,
+                             context_before(original.splitlines(), line)))
         progress(number + 1, len(candidates))
     notes = (f"interrupted after {len(graded)} of {len(candidates)}",) if stop.is_set() else ()
     return TargetResult(target.path, target.engine, time.monotonic() - started, tuple(seeds),
