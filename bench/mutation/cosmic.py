@@ -20,15 +20,17 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from .mutant import SKIPPED, Mutant, TargetResult, context_before, from_unified_diff
+from .confirm import confirm
+from .mutant import ANNOTATION_NOTE, SKIPPED, Mutant, TargetResult, context_before, from_unified_diff
 from .targets import Target
 from .verdict import ERROR, SURVIVED, TIMEOUT, Verdict
 
 COSMIC_RAY = Path(sys.executable).with_name("cosmic-ray")
-ANNOTATION_NOTE = "inside an annotation, never evaluated (from __future__ import annotations)"
+UNAPPLIED = "cosmic-ray could not apply it"
 
 
 def _toml_string(value: str) -> str:
@@ -94,6 +96,12 @@ def skip_annotations(session: Path, source: Path) -> int:
 
 def _mutant(target: Target, source_lines: list[str], item: dict[str, Any],
             result: dict[str, Any] | None) -> Mutant:
+    return replace(_graded(target, source_lines, item, result),
+                   occurrence=int(item["mutations"][0]["occurrence"]))
+
+
+def _graded(target: Target, source_lines: list[str], item: dict[str, Any],
+            result: dict[str, Any] | None) -> Mutant:
     mutation = item["mutations"][0]
     operator = str(mutation["operator_name"])
     line = int(mutation["start_pos"][0])
@@ -104,6 +112,11 @@ def _mutant(target: Target, source_lines: list[str], item: dict[str, Any],
     if result["worker_outcome"] == "skipped":
         return Mutant(target.path, operator, line, here, (), SKIPPED,
                       detail=str(result.get("output") or ""),
+                      context=context_before(source_lines, line))
+    if result["worker_outcome"] == "exception":  # raised while mutating: no mutant was made
+        last = str(result.get("output") or "").strip().splitlines()[-1:]
+        return Mutant(target.path, operator, line, here, (), SKIPPED,
+                      detail=f"{UNAPPLIED}: {last[0] if last else ''}",
                       context=context_before(source_lines, line))
     first, removed, added = from_unified_diff(str(result.get("diff") or ""))
     line, removed = (first, removed) if first else (line, here)
@@ -148,6 +161,30 @@ def _exec(config: Path, session: Path, sandbox: Path, env: Mapping[str, str], lo
                 proc.wait()
 
 
+def test_command(target: Target, seeds: Sequence[int], sandbox: Path, log: Path | None,
+                 grader_extra: Sequence[str]) -> list[str]:
+    """The verdict command cosmic-ray runs for each mutant of ``target`` in ``sandbox``."""
+    return [sys.executable, "-m", "bench.mutation.verdict",
+            "--seeds", ",".join(map(str, seeds)), "--timeout", f"{target.timeout:.0f}",
+            "--state-dir", str(sandbox / ".mutation-state"),
+            *(("--log", str(log)) if log is not None else ()), "--",
+            *target.grader_args, *grader_extra]
+
+
+def regrade(target: Target, mutant: Mutant, sandbox: Path, command: Sequence[str],
+            env: Mapping[str, str]) -> Verdict | None:
+    """Grade one mutant again (`cosmic-ray mutate-and-test`: mutate, test, restore)."""
+    run = subprocess.run(
+        [str(COSMIC_RAY), "mutate-and-test", target.path, mutant.operator,
+         str(mutant.occurrence), shlex.join(command)],
+        cwd=sandbox, env=os.environ | dict(env), capture_output=True, text=True, check=False,
+    )
+    try:
+        return Verdict.from_output(str(json.loads(run.stdout).get("output") or ""))
+    except ValueError:
+        return None
+
+
 def run(target: Target, seeds: Sequence[int], sandbox: Path, work: Path,
         env: Mapping[str, str], grader_extra: Sequence[str],
         progress: Callable[[int, int], None], stop: threading.Event) -> TargetResult:
@@ -155,10 +192,7 @@ def run(target: Target, seeds: Sequence[int], sandbox: Path, work: Path,
     ``work``."""
     started = time.monotonic()
     verdicts = work / f"{target.name}.verdicts"
-    command = [sys.executable, "-m", "bench.mutation.verdict",
-               "--seeds", ",".join(map(str, seeds)), "--timeout", f"{target.timeout:.0f}",
-               "--state-dir", str(sandbox / ".mutation-state"), "--log", str(verdicts), "--",
-               *target.grader_args, *grader_extra]
+    command = test_command(target, seeds, sandbox, verdicts, grader_extra)
 
     def result(mutants: Sequence[Mutant] = (), fault: str = "", notes: Sequence[str] = ()
                ) -> TargetResult:
@@ -187,4 +221,7 @@ def run(target: Target, seeds: Sequence[int], sandbox: Path, work: Path,
     _exec(config, session, sandbox, env, work / f"{target.name}.cosmic-ray.log", verdicts,
           total, progress, stop)
     notes = [f"{skipped} mutants {ANNOTATION_NOTE}: not run"] if skipped else []
-    return result(read_session(target, session, sandbox / target.path), notes=notes)
+    mutants = read_session(target, session, sandbox / target.path)
+    again = test_command(target, seeds, sandbox, None, grader_extra)
+    mutants = confirm(mutants, lambda m: regrade(target, m, sandbox, again, env), stop)
+    return result(mutants, notes=notes)

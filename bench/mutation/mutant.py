@@ -7,7 +7,9 @@ import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-SKIPPED = "skipped"  # never run: a mutation inside an annotation, which is never evaluated
+SKIPPED = "skipped"  # never run: inside an annotation, or the tool could not make it
+FLAKY = "flaky"  # killed once, but not when graded again: not a kill (see confirm.py)
+ANNOTATION_NOTE = "inside an annotation, never evaluated (from __future__ import annotations)"
 
 
 @dataclass(frozen=True)
@@ -22,6 +24,7 @@ class Mutant:
     errors: tuple[str, ...] = ()  # ids in harness error
     detail: str = ""
     context: tuple[str, ...] = ()  # the non-blank lines before the change, stripped
+    occurrence: int = -1  # which mutant of its operator (cosmic-ray) or of the file (ours)
 
     def describe(self) -> str:
         before = " ⏎ ".join(self.removed) or "(nothing)"

@@ -7,15 +7,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .explain import Explanation, explain
-from .mutant import SKIPPED, Mutant, TargetResult
+from .mutant import ANNOTATION_NOTE, FLAKY, SKIPPED, Mutant, TargetResult
 from .verdict import ERROR, KILLED, SEED_DEPENDENT, SURVIVED, TIMEOUT
+
+NOT_KILLED = (SURVIVED, SEED_DEPENDENT, FLAKY)  # survivors, in the figures
 
 
 @dataclass(frozen=True)
 class Counts:
     mutants: int = 0
     killed: int = 0
-    survived: int = 0  # survived or seed-dependent, explained or not
+    survived: int = 0  # survived, seed-dependent or flaky, explained or not
     equivalent: int = 0
     outside: int = 0
     errors: int = 0  # harness errors and timeouts: never kills
@@ -39,7 +41,7 @@ class Counts:
 
 def count(result: TargetResult, explanations: list[Explanation]) -> Counts:
     run = [m for m in result.mutants if m.status != SKIPPED]
-    survivors = [m for m in run if m.status in (SURVIVED, SEED_DEPENDENT)]
+    survivors = [m for m in run if m.status in NOT_KILLED]
     kinds = [e.kind for m in survivors if (e := explain(m, explanations)) is not None]
     return Counts(
         mutants=len(run),
@@ -60,10 +62,14 @@ def _score(counts: Counts) -> str:
     return "-" if counts.score is None else f"{100 * counts.score:.1f}%"
 
 
-def _seeds_of(mutant: Mutant) -> str:
-    """For a seed-dependent mutant: which seeds killed it."""
-    killed = re.findall(r"^seed (\d+): killed", mutant.detail, re.M)
-    return f" [seed-dependent: killed under seed {', '.join(killed)} only; {mutant.failed}]"
+def _tag(mutant: Mutant) -> str:
+    """What to know about a survivor beyond its change."""
+    if mutant.status == SEED_DEPENDENT:
+        killed = re.findall(r"^seed (\d+): killed", mutant.detail, re.M)
+        return f"  [seed-dependent: killed under seed {', '.join(killed)} only, by {mutant.failed}]"
+    if mutant.status == FLAKY:
+        return f"  [flaky: killed once by {', '.join(mutant.failed)}, not when graded again]"
+    return ""
 
 
 def render(results: Sequence[TargetResult], explanations: list[Explanation]) -> list[str]:
@@ -82,14 +88,15 @@ def render(results: Sequence[TargetResult], explanations: list[Explanation]) -> 
               f"{'total':34} {m:7} {k:6} {s:5} {e:5} {o:7} {err:6} {_score(total):>7} "
               f"{_minutes(seconds):>7}  (time: sum over files)"]
     lines += [f"note: {r.path}: {note}" for r in results for note in r.notes]
+    lines += [f"note: {m.file}:{m.line} {m.operator} not run: {m.detail[:200]}"
+              for r in results for m in r.mutants
+              if m.status == SKIPPED and m.detail != ANNOTATION_NOTE]
     lines += [f"NOT RUN: {r.path}: {r.fault}" for r in results if r.fault]
 
     every = [m for r in results for m in r.mutants]
-    unexplained = [m for m in every if m.status in (SURVIVED, SEED_DEPENDENT)
-                   and explain(m, explanations) is None]
+    unexplained = [m for m in every if m.status in NOT_KILLED and explain(m, explanations) is None]
     lines += ["", f"Survivors not yet explained ({len(unexplained)}):"]
-    lines += [f"  {m.describe()}" + (_seeds_of(m) if m.status == SEED_DEPENDENT else "")
-              for m in unexplained] or ["  (none)"]
+    lines += [f"  {m.describe()}{_tag(m)}" for m in unexplained] or ["  (none)"]
     faults = [m for m in every if m.status in (ERROR, TIMEOUT)]
     if faults:
         lines += ["", f"Harness errors and timeouts, not counted as kills ({len(faults)}):"]

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 
 import pytest
 
+from .confirm import confirm
 from .explain import Explanation
-from .mutant import Mutant, changed_lines, from_unified_diff
+from .mutant import FLAKY, Mutant, changed_lines, from_unified_diff
 from .ops import mutants_of
 from .verdict import ERROR, KILLED, SEED_DEPENDENT, SURVIVED, Run, Verdict, combine, read_results
 
@@ -94,3 +96,13 @@ def test_errors_and_timeouts_are_never_kills(tmp_path: Path) -> None:
 def test_a_verdict_line_round_trips() -> None:
     verdict = Verdict(KILLED, (Run(3, KILLED, ("M4.1",), (), 1, 2.5, "관찰"),))
     assert Verdict.from_output("noise\n" + verdict.to_line() + "\n") == verdict
+
+
+def test_a_thin_kill_not_repeated_is_flaky() -> None:
+    thin = Mutant("f", "op", 1, ("a",), ("b",), KILLED, ("M7.1",))
+    broad = Mutant("f", "op", 2, ("a",), ("b",), KILLED, ("M4.1", "M4.2", "M5.1"))
+    survived = Verdict(SURVIVED, (Run(1, SURVIVED),))
+    out = confirm([thin, broad], lambda m: survived, threading.Event())
+    assert [m.status for m in out] == [FLAKY, KILLED]
+    killed = Verdict(KILLED, (Run(1, KILLED, ("M7.1",)),))
+    assert confirm([thin], lambda m: killed, threading.Event())[0].status == KILLED

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from solutions.walkthrough import walk_queue
 
+from .confirm import confirm
 from .mutant import Mutant, TargetResult, changed_lines, context_before
 from .ops import mutants_of
 from .targets import Target
@@ -41,6 +42,13 @@ def _graded(target: Target, text: str | None, seeds: Sequence[int], fixtures: Pa
         shutil.rmtree(base, ignore_errors=True)
 
 
+def regrade(target: Target, mutant: Mutant, seeds: Sequence[int], fixtures: Path,
+            work: Path) -> Verdict:
+    """Grade one mutant again (its occurrence is its place among the file's mutants)."""
+    candidate = mutants_of(target.name, (REPO / target.path).read_text())[mutant.occurrence]
+    return _graded(target, candidate.text, seeds, fixtures, work / f"again-{mutant.occurrence:03d}")
+
+
 def run(target: Target, seeds: Sequence[int], fixtures: Path, work: Path,
         progress: Callable[[int, int], None], stop: threading.Event) -> TargetResult:
     started = time.monotonic()
@@ -59,8 +67,9 @@ def run(target: Target, seeds: Sequence[int], fixtures: Path, work: Path,
         graded.append(Mutant(target.path, candidate.operator, line, removed, added,
                              verdict.status, verdict.failed, verdict.errors,
                              "" if verdict.status == SURVIVED else verdict.detail,
-                             context_before(original.splitlines(), line)))
+                             context_before(original.splitlines(), line), number))
         progress(number + 1, len(candidates))
+    graded = confirm(graded, lambda m: regrade(target, m, seeds, fixtures, work), stop)
     notes = (f"interrupted after {len(graded)} of {len(candidates)}",) if stop.is_set() else ()
     return TargetResult(target.path, target.engine, time.monotonic() - started, tuple(seeds),
                         tuple(graded), notes=notes)
