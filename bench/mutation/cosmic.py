@@ -106,18 +106,17 @@ def _graded(target: Target, source_lines: list[str], item: dict[str, Any],
     operator = str(mutation["operator_name"])
     line = int(mutation["start_pos"][0])
     here = (source_lines[line - 1].strip(),) if 0 < line <= len(source_lines) else ()
+    before = context_before(source_lines, line)
     if result is None:
         return Mutant(target.path, operator, line, here, (), ERROR, detail="never run",
-                      context=context_before(source_lines, line))
+                      context=before)
     if result["worker_outcome"] == "skipped":
         return Mutant(target.path, operator, line, here, (), SKIPPED,
-                      detail=str(result.get("output") or ""),
-                      context=context_before(source_lines, line))
+                      detail=str(result.get("output") or ""), context=before)
     if result["worker_outcome"] == "exception":  # raised while mutating: no mutant was made
         last = str(result.get("output") or "").strip().splitlines()[-1:]
         return Mutant(target.path, operator, line, here, (), SKIPPED,
-                      detail=f"{UNAPPLIED}: {last[0] if last else ''}",
-                      context=context_before(source_lines, line))
+                      detail=f"{UNAPPLIED}: {last[0] if last else ''}", context=before)
     first, removed, added = from_unified_diff(str(result.get("diff") or ""))
     line, removed = (first, removed) if first else (line, here)
     context = context_before(source_lines, line)
