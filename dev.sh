@@ -8,6 +8,8 @@
 #   ./dev.sh types      mypy --strict
 #   ./dev.sh selftest   the grader's self-tests (pytest tests)
 #   ./dev.sh bench      the wall time of `pytest grader` (both labs, and each lab alone)
+#   ./dev.sh mutants [FILE...]  mutation score of the reference solutions (a benchmark, about
+#                       half an hour on 2 cores; see bench/mutation/__main__.py)
 #
 # Installs, when missing: rabbitmq-server, bubblewrap and python3-venv from Debian's packages
 # (apt), a virtualenv .venv with this project and its dependencies from PyPI, and for the lint
@@ -36,7 +38,7 @@ system_packages() {
     fi
 }
 
-virtualenv() {  # $1: the extras to install ("" or "dev")
+virtualenv() {  # $1: the extras to install ("", "dev" or "mutation")
     local spec=".${1:+[$1]}" stamp=".venv/.installed-${1:-base}"
     [ -x .venv/bin/python ] || python3 -m venv .venv
     if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
@@ -97,8 +99,13 @@ case "${1:-}" in
         virtualenv ""
         exec .venv/bin/python bench/grade_time.py "${@:2}"
         ;;
+    mutants)
+        system_packages
+        virtualenv mutation
+        exec .venv/bin/python -m bench.mutation "${@:2}"
+        ;;
     *)
-        echo "usage: ./dev.sh grade|test|lint|types|selftest|bench [pytest options]" >&2
+        echo "usage: ./dev.sh grade|test|lint|types|selftest|bench|mutants [options]" >&2
         exit 2
         ;;
 esac

@@ -1,0 +1,1 @@
+"""Mutation testing of the reference solutions against the grader: ./dev.sh mutants."""
