@@ -57,9 +57,15 @@ def _progress(target: Target) -> Callable[[int, int], None]:
     return report
 
 
-def _run_target(target: Target, seeds: Sequence[int], scratch: Path, fixtures: Path,
-                broker: SharedBroker, stop: threading.Event, mq_slots: threading.Semaphore
-                ) -> TargetResult:
+def _run_target(
+    target: Target,
+    seeds: Sequence[int],
+    scratch: Path,
+    fixtures: Path,
+    broker: SharedBroker,
+    stop: threading.Event,
+    mq_slots: threading.Semaphore,
+) -> TargetResult:
     work = RESULTS / target.name
     work.mkdir(parents=True, exist_ok=True)
     with mq_slots if target.lab == "mq" else ExitStack():
@@ -68,16 +74,14 @@ def _run_target(target: Target, seeds: Sequence[int], scratch: Path, fixtures: P
             sandbox = copy_repo(scratch / f"sandbox-{target.name}")
             extra, env = (broker.args, broker.env) if target.lab == "mq" else ((), {})
             return cosmic.run(target, seeds, sandbox, work, env, extra, _progress(target), stop)
-        return textrun.run(target, seeds, fixtures, scratch / f"text-{target.name}",
-                           _progress(target), stop)
+        return textrun.run(target, seeds, fixtures, scratch / f"text-{target.name}", _progress(target), stop)
 
 
 @contextmanager
 def _environment(targets: Sequence[Target]) -> Iterator[tuple[Path, Path, SharedBroker]]:
     """A scratch directory, a fixture tree and, when an mq target is among ``targets``, the
     shared broker; all removed at the end."""
-    with tempfile.TemporaryDirectory(prefix="lab-mutation-", dir="/var/tmp") as tmp, \
-            ExitStack() as stack:
+    with tempfile.TemporaryDirectory(prefix="lab-mutation-", dir="/var/tmp") as tmp, ExitStack() as stack:
         scratch = Path(tmp)
         scratch.chmod(0o755)  # the node runs as user rabbitmq
         tree = build(scratch / "fixtures")
@@ -87,8 +91,9 @@ def _environment(targets: Sequence[Target]) -> Iterator[tuple[Path, Path, Shared
         yield scratch, tree.root, broker
 
 
-def _in_parallel(targets: Sequence[Target], jobs: int, job: Callable[[Target], TargetResult],
-                 stop: threading.Event) -> None:
+def _in_parallel(
+    targets: Sequence[Target], jobs: int, job: Callable[[Target], TargetResult], stop: threading.Event
+) -> None:
     """``job`` for every target, ``jobs`` at a time, the longest first; each result saved."""
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         futures = {pool.submit(job, t): t for t in sorted(targets, key=lambda t: -t.cost)}
@@ -97,8 +102,11 @@ def _in_parallel(targets: Sequence[Target], jobs: int, job: Callable[[Target], T
                 target = futures[future]
                 result = future.result()
                 result.save(RESULTS / f"{target.name}.json")
-                print(f"mutants: {target.name}: done in {result.seconds:.0f} s"
-                      + (f" — NOT RUN: {result.fault[:300]}" if result.fault else ""), flush=True)
+                print(
+                    f"mutants: {target.name}: done in {result.seconds:.0f} s"
+                    + (f" — NOT RUN: {result.fault[:300]}" if result.fault else ""),
+                    flush=True,
+                )
         except BaseException:
             stop.set()  # running targets stop after their current mutant
             raise
@@ -108,8 +116,9 @@ def run_all(targets: Sequence[Target], seeds: Sequence[int], jobs: int) -> None:
     """Grade every mutant of ``targets``."""
     stop, mq_slots = threading.Event(), threading.Semaphore(MQ_AT_ONCE)
     with _environment(targets) as (scratch, fixtures, broker):
-        _in_parallel(targets, jobs, lambda t: _run_target(
-            t, seeds, scratch, fixtures, broker, stop, mq_slots), stop)
+        _in_parallel(
+            targets, jobs, lambda t: _run_target(t, seeds, scratch, fixtures, broker, stop, mq_slots), stop
+        )
 
 
 def confirm_saved(targets: Sequence[Target], jobs: int) -> None:
@@ -127,13 +136,18 @@ def confirm_saved(targets: Sequence[Target], jobs: int) -> None:
                 mutants = cosmic.read_session(target, session, sandbox / target.path)
                 extra, env = (broker.args, broker.env) if target.lab == "mq" else ((), {})
                 command = cosmic.test_command(target, result.seeds, sandbox, None, extra)
-                confirmed = confirm(mutants, lambda m: cosmic.regrade(
-                    target, m, sandbox, command, env), stop)
+                confirmed = confirm(mutants, lambda m: cosmic.regrade(target, m, sandbox, command, env), stop)
             else:
-                mutants = [m if m.occurrence >= 0 else replace(m, occurrence=n)
-                           for n, m in enumerate(result.mutants)]
-                confirmed = confirm(mutants, lambda m: textrun.regrade(
-                    target, m, result.seeds, fixtures, scratch / f"text-{target.name}"), stop)
+                mutants = [
+                    m if m.occurrence >= 0 else replace(m, occurrence=n) for n, m in enumerate(result.mutants)
+                ]
+                confirmed = confirm(
+                    mutants,
+                    lambda m: textrun.regrade(
+                        target, m, result.seeds, fixtures, scratch / f"text-{target.name}"
+                    ),
+                    stop,
+                )
         note = f"thin kills graded again in {time.monotonic() - started:.0f} s"
         return replace(result, mutants=tuple(confirmed), notes=(*result.notes, note))
 
@@ -144,12 +158,19 @@ def confirm_saved(targets: Sequence[Target], jobs: int) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="./dev.sh mutants", description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="*", help="solution files (default: all)")
-    parser.add_argument("--seeds", type=parse_seeds, default=(1,),
-                        help="grader seeds; killed only when every seed kills (default: 1)")
+    parser.add_argument(
+        "--seeds",
+        type=parse_seeds,
+        default=(1,),
+        help="grader seeds; killed only when every seed kills (default: 1)",
+    )
     parser.add_argument("--jobs", type=int, default=2, help="targets graded at once (default 2)")
     parser.add_argument("--report-only", action="store_true", help="print the last results")
-    parser.add_argument("--confirm-only", action="store_true",
-                        help="grade the thin kills of the last results again, then report")
+    parser.add_argument(
+        "--confirm-only",
+        action="store_true",
+        help="grade the thin kills of the last results again, then report",
+    )
     args = parser.parse_args(argv)
     targets = select(args.files)
     explanations = load()  # a broken equivalent.toml fails before the long run, not after
@@ -162,8 +183,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             run_all(targets, args.seeds, max(1, args.jobs))
         print(f"mutants: wall time {time.monotonic() - started:.0f} s", flush=True)
-    results = [TargetResult.load(RESULTS / f"{t.name}.json") for t in targets
-               if (RESULTS / f"{t.name}.json").is_file()]
+    results = [
+        TargetResult.load(RESULTS / f"{t.name}.json")
+        for t in targets
+        if (RESULTS / f"{t.name}.json").is_file()
+    ]
     seeds = sorted({r.seeds for r in results}, key=lambda s: -sum(r.seeds == s for r in results))
     common = seeds[0] if seeds else (1,)
     print(f"\nMutation score per file (grader seeds {', '.join(map(str, common))}):")

@@ -22,8 +22,9 @@ def thin(mutant: Mutant) -> bool:
     return mutant.status == KILLED and len(mutant.failed) <= THIN
 
 
-def confirm(mutants: Sequence[Mutant], regrade: Callable[[Mutant], Verdict | None],
-            stop: threading.Event) -> list[Mutant]:
+def confirm(
+    mutants: Sequence[Mutant], regrade: Callable[[Mutant], Verdict | None], stop: threading.Event
+) -> list[Mutant]:
     out: list[Mutant] = []
     for mutant in mutants:
         if not thin(mutant) or stop.is_set():
@@ -34,7 +35,12 @@ def confirm(mutants: Sequence[Mutant], regrade: Callable[[Mutant], Verdict | Non
             out.append(mutant)
             continue
         seen = again.status if again is not None else "no verdict"
-        out.append(replace(mutant, status=FLAKY,
-                           detail=f"killed once ({', '.join(mutant.failed)}), then {seen}:\n"
-                                  f"{mutant.detail}\n{again.detail if again else ''}".rstrip()))
+        out.append(
+            replace(
+                mutant,
+                status=FLAKY,
+                detail=f"killed once ({', '.join(mutant.failed)}), then {seen}:\n"
+                f"{mutant.detail}\n{again.detail if again else ''}".rstrip(),
+            )
+        )
     return out

@@ -53,8 +53,12 @@ def annotation_spans(source: str) -> list[tuple[tuple[int, int], tuple[int, int]
     """((line, column), (end line, end column)) of every annotation, in characters, when the
     module postpones their evaluation; none otherwise."""
     tree = ast.parse(source)
-    postponed = any(isinstance(n, ast.ImportFrom) and n.module == "__future__"
-                    and any(a.name == "annotations" for a in n.names) for n in tree.body)
+    postponed = any(
+        isinstance(n, ast.ImportFrom)
+        and n.module == "__future__"
+        and any(a.name == "annotations" for a in n.names)
+        for n in tree.body
+    )
     if not postponed:
         return []
     lines = source.splitlines()
@@ -70,9 +74,13 @@ def annotation_spans(source: str) -> list[tuple[tuple[int, int], tuple[int, int]
             nodes.append(node.returns)
         elif isinstance(node, ast.AnnAssign):
             nodes.append(node.annotation)
-    return [((n.lineno, char_col(n.lineno, n.col_offset)),
-             (n.end_lineno or n.lineno, char_col(n.end_lineno or n.lineno, n.end_col_offset or 0)))
-            for n in nodes]
+    return [
+        (
+            (n.lineno, char_col(n.lineno, n.col_offset)),
+            (n.end_lineno or n.lineno, char_col(n.end_lineno or n.lineno, n.end_col_offset or 0)),
+        )
+        for n in nodes
+    ]
 
 
 def skip_annotations(session: Path, source: Path) -> int:
@@ -88,35 +96,54 @@ def skip_annotations(session: Path, source: Path) -> int:
             mutation = item.mutations[0]
             start, end = tuple(mutation.start_pos), tuple(mutation.end_pos)
             if any(lo <= start and end <= hi for lo, hi in spans):
-                db.set_result(item.job_id, WorkResult(worker_outcome=WorkerOutcome.SKIPPED,
-                                                      output=ANNOTATION_NOTE))
+                db.set_result(
+                    item.job_id, WorkResult(worker_outcome=WorkerOutcome.SKIPPED, output=ANNOTATION_NOTE)
+                )
                 skipped += 1
     return skipped
 
 
-def _mutant(target: Target, source_lines: list[str], item: dict[str, Any],
-            result: dict[str, Any] | None) -> Mutant:
-    return replace(_graded(target, source_lines, item, result),
-                   occurrence=int(item["mutations"][0]["occurrence"]))
+def _mutant(
+    target: Target, source_lines: list[str], item: dict[str, Any], result: dict[str, Any] | None
+) -> Mutant:
+    return replace(
+        _graded(target, source_lines, item, result), occurrence=int(item["mutations"][0]["occurrence"])
+    )
 
 
-def _graded(target: Target, source_lines: list[str], item: dict[str, Any],
-            result: dict[str, Any] | None) -> Mutant:
+def _graded(
+    target: Target, source_lines: list[str], item: dict[str, Any], result: dict[str, Any] | None
+) -> Mutant:
     mutation = item["mutations"][0]
     operator = str(mutation["operator_name"])
     line = int(mutation["start_pos"][0])
     here = (source_lines[line - 1].strip(),) if 0 < line <= len(source_lines) else ()
     before = context_before(source_lines, line)
     if result is None:
-        return Mutant(target.path, operator, line, here, (), ERROR, detail="never run",
-                      context=before)
+        return Mutant(target.path, operator, line, here, (), ERROR, detail="never run", context=before)
     if result["worker_outcome"] == "skipped":
-        return Mutant(target.path, operator, line, here, (), SKIPPED,
-                      detail=str(result.get("output") or ""), context=before)
+        return Mutant(
+            target.path,
+            operator,
+            line,
+            here,
+            (),
+            SKIPPED,
+            detail=str(result.get("output") or ""),
+            context=before,
+        )
     if result["worker_outcome"] == "exception":  # raised while mutating: no mutant was made
         last = str(result.get("output") or "").strip().splitlines()[-1:]
-        return Mutant(target.path, operator, line, here, (), SKIPPED,
-                      detail=f"{UNAPPLIED}: {last[0] if last else ''}", context=before)
+        return Mutant(
+            target.path,
+            operator,
+            line,
+            here,
+            (),
+            SKIPPED,
+            detail=f"{UNAPPLIED}: {last[0] if last else ''}",
+            context=before,
+        )
     first, removed, added = from_unified_diff(str(result.get("diff") or ""))
     line, removed = (first, removed) if first else (line, here)
     context = context_before(source_lines, line)
@@ -125,30 +152,51 @@ def _graded(target: Target, source_lines: list[str], item: dict[str, Any],
     if result["worker_outcome"] != "normal" or verdict is None:
         status = TIMEOUT if output == "timeout" else ERROR
         why = "cosmic-ray's own timeout" if status == TIMEOUT else output[-1500:]
-        return Mutant(target.path, operator, line, removed, added, status, detail=why,
-                      context=context)
-    return Mutant(target.path, operator, line, removed, added, verdict.status, verdict.failed,
-                  verdict.errors, "" if verdict.status == SURVIVED else verdict.detail, context)
+        return Mutant(target.path, operator, line, removed, added, status, detail=why, context=context)
+    return Mutant(
+        target.path,
+        operator,
+        line,
+        removed,
+        added,
+        verdict.status,
+        verdict.failed,
+        verdict.errors,
+        "" if verdict.status == SURVIVED else verdict.detail,
+        context,
+    )
 
 
 def read_session(target: Target, session: Path, source: Path) -> list[Mutant]:
-    dump = subprocess.run([str(COSMIC_RAY), "dump", str(session)], capture_output=True,
-                          text=True, check=True)
+    dump = subprocess.run([str(COSMIC_RAY), "dump", str(session)], capture_output=True, text=True, check=True)
     source_lines = source.read_text().splitlines()
     pairs = [json.loads(line) for line in dump.stdout.splitlines() if line.strip()]
     mutants = [_mutant(target, source_lines, item, result) for item, result in pairs]
     return sorted(mutants, key=lambda m: (m.line, m.operator))
 
 
-def _exec(config: Path, session: Path, sandbox: Path, env: Mapping[str, str], log: Path,
-          verdicts: Path, total: int, progress: Callable[[int, int], None],
-          stop: threading.Event) -> None:
+def _exec(
+    config: Path,
+    session: Path,
+    sandbox: Path,
+    env: Mapping[str, str],
+    log: Path,
+    verdicts: Path,
+    total: int,
+    progress: Callable[[int, int], None],
+    stop: threading.Event,
+) -> None:
     """`cosmic-ray exec`, reporting progress from the verdict log as it runs; stopped when
     ``stop`` is set (the verdict it runs then stops its grader: its parent is gone)."""
     with log.open("a") as out:
-        proc = subprocess.Popen([str(COSMIC_RAY), "exec", str(config), str(session)], cwd=sandbox,
-                                env=os.environ | dict(env), stdout=out, stderr=subprocess.STDOUT,
-                                start_new_session=True)
+        proc = subprocess.Popen(
+            [str(COSMIC_RAY), "exec", str(config), str(session)],
+            cwd=sandbox,
+            env=os.environ | dict(env),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         try:
             while proc.poll() is None and not stop.is_set():
                 time.sleep(2)
@@ -160,23 +208,45 @@ def _exec(config: Path, session: Path, sandbox: Path, env: Mapping[str, str], lo
                 proc.wait()
 
 
-def test_command(target: Target, seeds: Sequence[int], sandbox: Path, log: Path | None,
-                 grader_extra: Sequence[str]) -> list[str]:
+def test_command(
+    target: Target, seeds: Sequence[int], sandbox: Path, log: Path | None, grader_extra: Sequence[str]
+) -> list[str]:
     """The verdict command cosmic-ray runs for each mutant of ``target`` in ``sandbox``."""
-    return [sys.executable, "-m", "bench.mutation.verdict",
-            "--seeds", ",".join(map(str, seeds)), "--timeout", f"{target.timeout:.0f}",
-            "--state-dir", str(sandbox / ".mutation-state"),
-            *(("--log", str(log)) if log is not None else ()), "--",
-            *target.grader_args, *grader_extra]
+    return [
+        sys.executable,
+        "-m",
+        "bench.mutation.verdict",
+        "--seeds",
+        ",".join(map(str, seeds)),
+        "--timeout",
+        f"{target.timeout:.0f}",
+        "--state-dir",
+        str(sandbox / ".mutation-state"),
+        *(("--log", str(log)) if log is not None else ()),
+        "--",
+        *target.grader_args,
+        *grader_extra,
+    ]
 
 
-def regrade(target: Target, mutant: Mutant, sandbox: Path, command: Sequence[str],
-            env: Mapping[str, str]) -> Verdict | None:
+def regrade(
+    target: Target, mutant: Mutant, sandbox: Path, command: Sequence[str], env: Mapping[str, str]
+) -> Verdict | None:
     """Grade one mutant again (`cosmic-ray mutate-and-test`: mutate, test, restore)."""
     run = subprocess.run(
-        [str(COSMIC_RAY), "mutate-and-test", target.path, mutant.operator,
-         str(mutant.occurrence), shlex.join(command)],
-        cwd=sandbox, env=os.environ | dict(env), capture_output=True, text=True, check=False,
+        [
+            str(COSMIC_RAY),
+            "mutate-and-test",
+            target.path,
+            mutant.operator,
+            str(mutant.occurrence),
+            shlex.join(command),
+        ],
+        cwd=sandbox,
+        env=os.environ | dict(env),
+        capture_output=True,
+        text=True,
+        check=False,
     )
     try:
         return Verdict.from_output(str(json.loads(run.stdout).get("output") or ""))
@@ -184,22 +254,36 @@ def regrade(target: Target, mutant: Mutant, sandbox: Path, command: Sequence[str
         return None
 
 
-def run(target: Target, seeds: Sequence[int], sandbox: Path, work: Path,
-        env: Mapping[str, str], grader_extra: Sequence[str],
-        progress: Callable[[int, int], None], stop: threading.Event) -> TargetResult:
+def run(
+    target: Target,
+    seeds: Sequence[int],
+    sandbox: Path,
+    work: Path,
+    env: Mapping[str, str],
+    grader_extra: Sequence[str],
+    progress: Callable[[int, int], None],
+    stop: threading.Event,
+) -> TargetResult:
     """Every cosmic-ray mutant of ``target`` graded in ``sandbox``; logs and the session in
     ``work``."""
     started = time.monotonic()
     verdicts = work / f"{target.name}.verdicts"
     command = test_command(target, seeds, sandbox, verdicts, grader_extra)
 
-    def result(mutants: Sequence[Mutant] = (), fault: str = "", notes: Sequence[str] = ()
-               ) -> TargetResult:
-        return TargetResult(target.path, target.engine, time.monotonic() - started,
-                            tuple(seeds), tuple(mutants), fault, tuple(notes))
+    def result(mutants: Sequence[Mutant] = (), fault: str = "", notes: Sequence[str] = ()) -> TargetResult:
+        return TargetResult(
+            target.path,
+            target.engine,
+            time.monotonic() - started,
+            tuple(seeds),
+            tuple(mutants),
+            fault,
+            tuple(notes),
+        )
 
-    baseline = subprocess.run(command, cwd=sandbox, env=os.environ | dict(env),
-                              capture_output=True, text=True, check=False)
+    baseline = subprocess.run(
+        command, cwd=sandbox, env=os.environ | dict(env), capture_output=True, text=True, check=False
+    )
     verdict = Verdict.from_output(baseline.stdout)
     if verdict is None or verdict.status != SURVIVED:
         shown = verdict.detail if verdict else (baseline.stdout + baseline.stderr)[-2000:]
@@ -211,14 +295,22 @@ def run(target: Target, seeds: Sequence[int], sandbox: Path, work: Path,
     # so a timeout the grader itself reports is always seen as the grader's verdict.
     write_config(config, target.path, command, target.timeout * len(seeds) + 120)
     session.unlink(missing_ok=True)
-    subprocess.run([str(COSMIC_RAY), "init", str(config), str(session)], cwd=sandbox,
-                   check=True, capture_output=True)
+    subprocess.run(
+        [str(COSMIC_RAY), "init", str(config), str(session)], cwd=sandbox, check=True, capture_output=True
+    )
     skipped = skip_annotations(session, sandbox / target.path)
-    total = sum(1 for _ in subprocess.run(
-        [str(COSMIC_RAY), "dump", str(session)], capture_output=True, text=True, check=True
-    ).stdout.splitlines()) - skipped
-    _exec(config, session, sandbox, env, work / f"{target.name}.cosmic-ray.log", verdicts,
-          total, progress, stop)
+    total = (
+        sum(
+            1
+            for _ in subprocess.run(
+                [str(COSMIC_RAY), "dump", str(session)], capture_output=True, text=True, check=True
+            ).stdout.splitlines()
+        )
+        - skipped
+    )
+    _exec(
+        config, session, sandbox, env, work / f"{target.name}.cosmic-ray.log", verdicts, total, progress, stop
+    )
     notes = [f"{skipped} mutants {ANNOTATION_NOTE}: not run"] if skipped else []
     mutants = read_session(target, session, sandbox / target.path)
     again = test_command(target, seeds, sandbox, None, grader_extra)

@@ -44,9 +44,13 @@ class Explanation:
         def within(snippet: str | None, lines: tuple[str, ...]) -> bool:
             return snippet is None or _squeeze(snippet) in _squeeze(" ⏎ ".join(lines))
 
-        return (fnmatch.fnmatchcase(mutant.file, self.file) and mutant.operator == self.operator
-                and within(self.original, mutant.removed) and within(self.mutated, mutant.added)
-                and within(self.context, mutant.context))
+        return (
+            fnmatch.fnmatchcase(mutant.file, self.file)
+            and mutant.operator == self.operator
+            and within(self.original, mutant.removed)
+            and within(self.mutated, mutant.added)
+            and within(self.context, mutant.context)
+        )
 
 
 def load(path: Path = FILE) -> list[Explanation]:
@@ -55,11 +59,21 @@ def load(path: Path = FILE) -> list[Explanation]:
     for number, entry in enumerate(entries, start=1):
         kind = entry.get("kind")
         if kind not in KINDS or not entry.get("reason") or not entry.get("original"):
-            raise ValueError(f"{path.name}: entry {number} needs file, operator, original, "
-                             f"kind ({' or '.join(KINDS)}) and reason")
-        out.append(Explanation(str(entry["file"]), str(entry["operator"]), str(entry["original"]),
-                               entry.get("mutated"), str(kind), str(entry["reason"]),
-                               entry.get("context")))
+            raise ValueError(
+                f"{path.name}: entry {number} needs file, operator, original, "
+                f"kind ({' or '.join(KINDS)}) and reason"
+            )
+        out.append(
+            Explanation(
+                str(entry["file"]),
+                str(entry["operator"]),
+                str(entry["original"]),
+                entry.get("mutated"),
+                str(kind),
+                str(entry["reason"]),
+                entry.get("context"),
+            )
+        )
     return out
 
 

@@ -89,7 +89,9 @@ class TargetResult:
     def load(cls, path: Path) -> TargetResult:
         data = json.loads(path.read_text())
         lists = ("removed", "added", "failed", "errors", "context")
-        mutants = tuple(Mutant(**{**m, **{k: tuple(m.get(k, ())) for k in lists}})
-                        for m in data.pop("mutants"))
-        return cls(**{**data, "seeds": tuple(data["seeds"]), "notes": tuple(data["notes"]),
-                      "mutants": mutants})
+        mutants = tuple(
+            Mutant(**{**m, **{k: tuple(m.get(k, ())) for k in lists}}) for m in data.pop("mutants")
+        )
+        return cls(
+            **{**data, "seeds": tuple(data["seeds"]), "notes": tuple(data["notes"]), "mutants": mutants}
+        )

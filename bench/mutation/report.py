@@ -31,12 +31,26 @@ class Counts:
 
     def __add__(self, other: Counts) -> Counts:
         m, k, s, e, o, err, seconds = other.row()
-        return Counts(self.mutants + m, self.killed + k, self.survived + s, self.equivalent + e,
-                      self.outside + o, self.errors + err, self.seconds + seconds)
+        return Counts(
+            self.mutants + m,
+            self.killed + k,
+            self.survived + s,
+            self.equivalent + e,
+            self.outside + o,
+            self.errors + err,
+            self.seconds + seconds,
+        )
 
     def row(self) -> tuple[int, int, int, int, int, int, float]:
-        return (self.mutants, self.killed, self.survived, self.equivalent, self.outside,
-                self.errors, self.seconds)
+        return (
+            self.mutants,
+            self.killed,
+            self.survived,
+            self.equivalent,
+            self.outside,
+            self.errors,
+            self.seconds,
+        )
 
 
 def count(result: TargetResult, explanations: list[Explanation]) -> Counts:
@@ -73,24 +87,33 @@ def _tag(mutant: Mutant) -> str:
 
 
 def render(results: Sequence[TargetResult], explanations: list[Explanation]) -> list[str]:
-    header = (f"{'file':34} {'mutants':>7} {'killed':>6} {'surv':>5} {'equiv':>5} "
-              f"{'outside':>7} {'errors':>6} {'score':>7} {'time':>7}")
+    header = (
+        f"{'file':34} {'mutants':>7} {'killed':>6} {'surv':>5} {'equiv':>5} "
+        f"{'outside':>7} {'errors':>6} {'score':>7} {'time':>7}"
+    )
     lines = [header, "-" * len(header)]
     total = Counts()
     for result in results:
         counts = count(result, explanations)
         total += counts
         m, k, s, e, o, err, seconds = counts.row()
-        lines.append(f"{result.path.removeprefix('solutions/'):34} {m:7} {k:6} {s:5} {e:5} {o:7} "
-                     f"{err:6} {_score(counts):>7} {_minutes(seconds):>7}")
+        lines.append(
+            f"{result.path.removeprefix('solutions/'):34} {m:7} {k:6} {s:5} {e:5} {o:7} "
+            f"{err:6} {_score(counts):>7} {_minutes(seconds):>7}"
+        )
     m, k, s, e, o, err, seconds = total.row()
-    lines += ["-" * len(header),
-              f"{'total':34} {m:7} {k:6} {s:5} {e:5} {o:7} {err:6} {_score(total):>7} "
-              f"{_minutes(seconds):>7}  (time: sum over files)"]
+    lines += [
+        "-" * len(header),
+        f"{'total':34} {m:7} {k:6} {s:5} {e:5} {o:7} {err:6} {_score(total):>7} "
+        f"{_minutes(seconds):>7}  (time: sum over files)",
+    ]
     lines += [f"note: {r.path}: {note}" for r in results for note in r.notes]
-    lines += [f"note: {m.file}:{m.line} {m.operator} not run: {m.detail[:200]}"
-              for r in results for m in r.mutants
-              if m.status == SKIPPED and m.detail != ANNOTATION_NOTE]
+    lines += [
+        f"note: {m.file}:{m.line} {m.operator} not run: {m.detail[:200]}"
+        for r in results
+        for m in r.mutants
+        if m.status == SKIPPED and m.detail != ANNOTATION_NOTE
+    ]
     lines += [f"NOT RUN: {r.path}: {r.fault}" for r in results if r.fault]
 
     every = [m for r in results for m in r.mutants]
@@ -100,8 +123,10 @@ def render(results: Sequence[TargetResult], explanations: list[Explanation]) -> 
     faults = [m for m in every if m.status in (ERROR, TIMEOUT)]
     if faults:
         lines += ["", f"Harness errors and timeouts, not counted as kills ({len(faults)}):"]
-        lines += [f"  {m.describe()}  [{m.status}: {m.detail.splitlines()[0][:160] if m.detail else ''}]"
-                  for m in faults]
+        lines += [
+            f"  {m.describe()}  [{m.status}: {m.detail.splitlines()[0][:160] if m.detail else ''}]"
+            for m in faults
+        ]
     lines += _stale(results, explanations)
     return lines
 

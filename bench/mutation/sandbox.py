@@ -17,10 +17,16 @@ REPO = Path(__file__).resolve().parents[2]
 def copy_repo(dest: Path, repo: Path = REPO) -> Path:
     """The project's files (tracked, and new ones git does not ignore) copied to ``dest``,
     reachable by user rabbitmq like the grader's own state directories."""
-    listed = subprocess.run(
-        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd=repo, capture_output=True, check=True,
-    ).stdout.decode().split("\0")
+    listed = (
+        subprocess.run(
+            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+            cwd=repo,
+            capture_output=True,
+            check=True,
+        )
+        .stdout.decode()
+        .split("\0")
+    )
     for name in filter(None, listed):
         source = repo / name
         if not source.is_file():
@@ -48,9 +54,16 @@ def shared_broker(mq_up: Path, base: Path) -> Iterator[SharedBroker]:
     broker = start_local(mq_up, base)
     try:
         yield SharedBroker(
-            ("--broker", "url", "--amqp-url", broker.amqp_url("/"),
-             "--management-url", f"http://127.0.0.1:{broker.mgmt_port}",
-             "--rabbitmq-node", broker.node),
+            (
+                "--broker",
+                "url",
+                "--amqp-url",
+                broker.amqp_url("/"),
+                "--management-url",
+                f"http://127.0.0.1:{broker.mgmt_port}",
+                "--rabbitmq-node",
+                broker.node,
+            ),
             dict(broker.ctl_env),
         )
     finally:

@@ -32,19 +32,26 @@ def test_every_mutant_of_a_reference_file_is_distinct_and_changed(name: str) -> 
 def test_sql_clauses_are_dropped_within_their_parentheses() -> None:
     sql = "SELECT a, LAG(seq) OVER (PARTITION BY o ORDER BY seq) FROM t WHERE x > 1 AND y = 2;"
     changes = _changes("q.sql", sql)
-    assert ("sql/drop-clause", ("SELECT a, LAG(seq) OVER ( ORDER BY seq) FROM t WHERE x > 1 AND y = 2;",)
-            ) in changes
-    assert ("sql/drop-clause", ("SELECT a, LAG(seq) OVER (PARTITION BY o ORDER BY seq) FROM t ;",)
-            ) in changes
-    assert ("sql/drop-condition", ("SELECT a, LAG(seq) OVER (PARTITION BY o ORDER BY seq) FROM t "
-                                   "WHERE y = 2;",)) in changes
-    assert ("sql/as-text", ("SELECT a, LAG(seq) OVER (PARTITION BY o ORDER BY CAST(seq AS TEXT)) "
-                            "FROM t WHERE x > 1 AND y = 2;",)) in changes
+    assert (
+        "sql/drop-clause",
+        ("SELECT a, LAG(seq) OVER ( ORDER BY seq) FROM t WHERE x > 1 AND y = 2;",),
+    ) in changes
+    assert ("sql/drop-clause", ("SELECT a, LAG(seq) OVER (PARTITION BY o ORDER BY seq) FROM t ;",)) in changes
+    assert (
+        "sql/drop-condition",
+        ("SELECT a, LAG(seq) OVER (PARTITION BY o ORDER BY seq) FROM t WHERE y = 2;",),
+    ) in changes
+    assert (
+        "sql/as-text",
+        (
+            "SELECT a, LAG(seq) OVER (PARTITION BY o ORDER BY CAST(seq AS TEXT)) "
+            "FROM t WHERE x > 1 AND y = 2;",
+        ),
+    ) in changes
 
 
 def test_sql_group_by_having_and_join_are_dropped() -> None:
-    sql = ("SELECT o FROM t JOIN u ON u.k = t.k AND u.z = 1 GROUP BY o HAVING COUNT(*) > 1 "
-           "ORDER BY o;")
+    sql = "SELECT o FROM t JOIN u ON u.k = t.k AND u.z = 1 GROUP BY o HAVING COUNT(*) > 1 ORDER BY o;"
     dropped = {added[0] for op, added in _changes("q.sql", sql) if op == "sql/drop-clause"}
     assert dropped == {
         "SELECT o FROM t  GROUP BY o HAVING COUNT(*) > 1 ORDER BY o;",
@@ -55,14 +62,16 @@ def test_sql_group_by_having_and_join_are_dropped() -> None:
 
 
 def test_shell_exits_mv_and_guards() -> None:
-    script = ('case $1 in\n    "" | */*) exit 2 ;;\nesac\n[ -f "$x" ] || exit 1\n'
-              'mv "$x" "$y" && echo moved\n[ "$n" -le "$t" ] || exit 2\n')
+    script = (
+        'case $1 in\n    "" | */*) exit 2 ;;\nesac\n[ -f "$x" ] || exit 1\n'
+        'mv "$x" "$y" && echo moved\n[ "$n" -le "$t" ] || exit 2\n'
+    )
     changes = _changes("s.sh", script)
-    assert ("sh/drop-mv", ('echo moved',)) in changes
+    assert ("sh/drop-mv", ("echo moved",)) in changes
     assert ("sh/drop-mv", ('cp "$x" "$y" && echo moved',)) in changes
     assert ("sh/drop-exit", ('[ -f "$x" ]',)) in changes
     assert ("sh/exit-code", ('[ -f "$x" ] || exit 0',)) in changes
-    assert ("sh/drop-case-guard", ('*/*) exit 2 ;;',)) in changes
+    assert ("sh/drop-case-guard", ("*/*) exit 2 ;;",)) in changes
     assert ("sh/drop-case-guard", ()) in changes  # the whole case ... esac
     assert ("sh/flip-test", ('[ "$n" -lt "$t" ] || exit 2',)) in changes
     assert ("sh/as-text", ('[[ ! "$n" > "$t" ]] || exit 2',)) in changes
@@ -70,10 +79,12 @@ def test_shell_exits_mv_and_guards() -> None:
 
 def test_an_explanation_matches_by_snippets_not_line_numbers() -> None:
     mutant = Mutant("solutions/x.py", "core/NumberReplacer", 40, ("x  =  1",), ("x  =  2",), SURVIVED)
-    assert Explanation("solutions/x.py", "core/NumberReplacer", "x = 1", "= 2", "equivalent", "r"
-                       ).matches(mutant)
-    assert not Explanation("solutions/x.py", "core/NumberReplacer", "x = 1", "= 0", "outside", "r"
-                           ).matches(mutant)
+    assert Explanation("solutions/x.py", "core/NumberReplacer", "x = 1", "= 2", "equivalent", "r").matches(
+        mutant
+    )
+    assert not Explanation("solutions/x.py", "core/NumberReplacer", "x = 1", "= 0", "outside", "r").matches(
+        mutant
+    )
 
 
 def test_a_unified_diff_gives_the_changed_line() -> None:
@@ -83,9 +94,16 @@ def test_a_unified_diff_gives_the_changed_line() -> None:
 
 def test_errors_and_timeouts_are_never_kills(tmp_path: Path) -> None:
     results = tmp_path / "r.json"
-    results.write_text(json.dumps({"tests": [
-        {"number": "Q1.1", "extra_data": {"outcome": "failed"}, "output": "x"},
-        {"number": "Q1.2", "extra_data": {"outcome": "error"}, "output": "y"}]}))
+    results.write_text(
+        json.dumps(
+            {
+                "tests": [
+                    {"number": "Q1.1", "extra_data": {"outcome": "failed"}, "output": "x"},
+                    {"number": "Q1.2", "extra_data": {"outcome": "error"}, "output": "y"},
+                ]
+            }
+        )
+    )
     assert read_results(results, 1)[0] == ERROR
     assert read_results(tmp_path / "missing.json", 1)[0] == ERROR
     assert combine([Run(1, KILLED), Run(2, "timeout")]) == "timeout"

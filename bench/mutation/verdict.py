@@ -33,7 +33,12 @@ from pathlib import Path
 
 PREFIX = "mutation-verdict "
 KILLED, SURVIVED, SEED_DEPENDENT, ERROR, TIMEOUT = (
-    "killed", "survived", "seed-dependent", "error", "timeout")
+    "killed",
+    "survived",
+    "seed-dependent",
+    "error",
+    "timeout",
+)
 EXIT_CODES = {SURVIVED: 0, SEED_DEPENDENT: 0, KILLED: 1, ERROR: 2, TIMEOUT: 2}
 
 
@@ -68,17 +73,20 @@ class Verdict:
         return "\n".join(f"seed {r.seed}: {r.status} {r.detail}".rstrip() for r in self.runs)
 
     def to_line(self) -> str:
-        return PREFIX + json.dumps({"status": self.status, "runs": [asdict(r) for r in self.runs]},
-                                   ensure_ascii=False)
+        return PREFIX + json.dumps(
+            {"status": self.status, "runs": [asdict(r) for r in self.runs]}, ensure_ascii=False
+        )
 
     @classmethod
     def from_output(cls, output: str) -> Verdict | None:
         """The verdict a test command printed, or None (it was killed before printing)."""
         for line in reversed(output.splitlines()):
             if line.startswith(PREFIX):
-                data = json.loads(line[len(PREFIX):])
-                runs = tuple(Run(**{**r, "failed": tuple(r["failed"]), "errors": tuple(r["errors"])})
-                             for r in data["runs"])
+                data = json.loads(line[len(PREFIX) :])
+                runs = tuple(
+                    Run(**{**r, "failed": tuple(r["failed"]), "errors": tuple(r["errors"])})
+                    for r in data["runs"]
+                )
                 return cls(str(data["status"]), runs)
         return None
 
@@ -100,8 +108,9 @@ def read_results(path: Path, returncode: int | None) -> tuple[str, tuple[str, ..
     """(status, failed ids, error ids, detail) from the grader's results.json."""
     try:
         tests = json.loads(path.read_text())["tests"]
-        outcomes = {str(t["number"]): (str(t["extra_data"]["outcome"]), str(t.get("output", "")))
-                    for t in tests}
+        outcomes = {
+            str(t["number"]): (str(t["extra_data"]["outcome"]), str(t.get("output", ""))) for t in tests
+        }
     except (OSError, ValueError, KeyError, TypeError) as exc:
         return ERROR, (), (), f"no readable results.json ({exc!r})"
     failed = tuple(sorted(rid for rid, (o, _) in outcomes.items() if o == "failed"))
@@ -119,34 +128,63 @@ def read_results(path: Path, returncode: int | None) -> tuple[str, tuple[str, ..
     return SURVIVED, (), (), ""
 
 
-def grade_once(repo: Path, grader_args: Sequence[str], seed: int, state_dir: Path,
-               timeout: float, env: Mapping[str, str] | None = None) -> Run:
+def grade_once(
+    repo: Path,
+    grader_args: Sequence[str],
+    seed: int,
+    state_dir: Path,
+    timeout: float,
+    env: Mapping[str, str] | None = None,
+) -> Run:
     """Run ``pytest grader GRADER_ARGS`` in ``repo`` and classify it."""
     state_dir.mkdir(parents=True, exist_ok=True)
     fd, name = tempfile.mkstemp(prefix="results-", suffix=".json", dir=state_dir.parent)
     os.close(fd)
     results = Path(name)
-    argv = [sys.executable, "-m", "pytest", "grader", "-q", "-p", "no:cacheprovider",
-            "--grader-seed", str(seed), "--state-dir", str(state_dir),
-            "--results-json", str(results), *grader_args]
+    argv = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "grader",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "--grader-seed",
+        str(seed),
+        "--state-dir",
+        str(state_dir),
+        "--results-json",
+        str(results),
+        *grader_args,
+    ]
     started = time.monotonic()
     parent = os.getppid()
     with tempfile.TemporaryFile("w+") as out:
-        proc = subprocess.Popen(argv, cwd=repo, env=os.environ | dict(env or {}), text=True,
-                                stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        proc = subprocess.Popen(
+            argv,
+            cwd=repo,
+            env=os.environ | dict(env or {}),
+            text=True,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         try:
             finished = _wait(proc, started + timeout, parent)
             out.seek(0)
             output = out.read()
             if not finished:
-                return Run(seed, TIMEOUT, seconds=time.monotonic() - started,
-                           detail=f"the grader did not finish within {timeout:.0f} s "
-                           f"(or whoever ran it went away): {output[-500:]}")
+                return Run(
+                    seed,
+                    TIMEOUT,
+                    seconds=time.monotonic() - started,
+                    detail=f"the grader did not finish within {timeout:.0f} s "
+                    f"(or whoever ran it went away): {output[-500:]}",
+                )
             status, failed, errors, detail = read_results(results, proc.returncode)
             if status == ERROR and not errors:
                 detail = f"{detail}; grader output: {output[-1500:]}"
-            return Run(seed, status, failed, errors, proc.returncode, time.monotonic() - started,
-                       detail)
+            return Run(seed, status, failed, errors, proc.returncode, time.monotonic() - started, detail)
         finally:
             results.unlink(missing_ok=True)
 
@@ -172,8 +210,14 @@ def _wait(proc: subprocess.Popen[str], deadline: float, parent: int) -> bool:
     return False
 
 
-def grade(repo: Path, grader_args: Sequence[str], seeds: Sequence[int], state_dir: Path,
-          timeout: float, env: Mapping[str, str] | None = None) -> Verdict:
+def grade(
+    repo: Path,
+    grader_args: Sequence[str],
+    seeds: Sequence[int],
+    state_dir: Path,
+    timeout: float,
+    env: Mapping[str, str] | None = None,
+) -> Verdict:
     runs = tuple(grade_once(repo, grader_args, seed, state_dir, timeout, env) for seed in seeds)
     return Verdict(combine(runs), runs)
 
@@ -186,8 +230,9 @@ def parse_seeds(text: str) -> tuple[int, ...]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.mutation.verdict",
-                                     description="grade the code in the current directory once")
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.mutation.verdict", description="grade the code in the current directory once"
+    )
     parser.add_argument("--seeds", type=parse_seeds, default=(1,))
     parser.add_argument("--timeout", type=float, default=300.0, help="one grader run's limit")
     parser.add_argument("--state-dir", type=Path, default=Path(".mutation-state"))

@@ -79,15 +79,18 @@ def quoted_comment_at(line: str, marker: str, needs_space_before: bool) -> int:
             continue
         if char in "'\"":
             quote = char
-        elif line.startswith(marker, i) and (
-            not needs_space_before or i == 0 or line[i - 1].isspace()
-        ):
+        elif line.startswith(marker, i) and (not needs_space_before or i == 0 or line[i - 1].isspace()):
             return i
     return len(line)
 
 
-def substitutions(operator: str, text: str, line: Line, pattern: re.Pattern[str],
-                  replace: Callable[[re.Match[str]], Iterable[str]]) -> Iterator[Edit]:
+def substitutions(
+    operator: str,
+    text: str,
+    line: Line,
+    pattern: re.Pattern[str],
+    replace: Callable[[re.Match[str]], Iterable[str]],
+) -> Iterator[Edit]:
     """One edit per match of ``pattern`` in the line's code and per replacement of it."""
     code = line.code(text)
     for match in pattern.finditer(code):

@@ -12,11 +12,23 @@ from collections.abc import Iterator
 from .common import Edit, Line, Operator, quoted_comment_at, substitutions
 from .common import lines as split_lines
 
-NUMERIC_TESTS = {"eq": ["ne"], "ne": ["eq"], "lt": ["le", "ge"], "le": ["lt", "gt"],
-                 "gt": ["ge", "le"], "ge": ["gt", "lt"]}
+NUMERIC_TESTS = {
+    "eq": ["ne"],
+    "ne": ["eq"],
+    "lt": ["le", "ge"],
+    "le": ["lt", "gt"],
+    "gt": ["ge", "le"],
+    "ge": ["gt", "lt"],
+}
 # [ A -op B ] compared as text: [[ A < B ]] is a string comparison in bash.
-AS_TEXT = {"lt": "{a} < {b}", "gt": "{a} > {b}", "le": "! {a} > {b}", "ge": "! {a} < {b}",
-           "eq": "{a} == {b}", "ne": "{a} != {b}"}
+AS_TEXT = {
+    "lt": "{a} < {b}",
+    "gt": "{a} > {b}",
+    "le": "! {a} > {b}",
+    "ge": "! {a} < {b}",
+    "eq": "{a} == {b}",
+    "ne": "{a} != {b}",
+}
 
 
 def _lines(text: str) -> list[Line]:
@@ -32,11 +44,13 @@ def flip_test(text: str) -> Iterator[Edit]:
     numeric = re.compile(r"(?<=\s)-(eq|ne|lt|le|gt|ge)(?=\s)")
     strings = re.compile(r"(?<=\s)(!=|==|=)(?=\s)")
     for line in _code_lines(text):
-        yield from substitutions("sh/flip-test", text, line, numeric,
-                                 lambda m: (f"-{op}" for op in NUMERIC_TESTS[m.group(1)]))
+        yield from substitutions(
+            "sh/flip-test", text, line, numeric, lambda m: (f"-{op}" for op in NUMERIC_TESTS[m.group(1)])
+        )
         if "[" in line.code(text):
-            yield from substitutions("sh/flip-test", text, line, strings,
-                                     lambda m: ["=" if m.group(1) == "!=" else "!="])
+            yield from substitutions(
+                "sh/flip-test", text, line, strings, lambda m: ["=" if m.group(1) == "!=" else "!="]
+            )
 
 
 def as_text(text: str) -> Iterator[Edit]:
@@ -44,8 +58,12 @@ def as_text(text: str) -> Iterator[Edit]:
     test = re.compile(r"\[\[?\s+(\S+)\s+-(lt|le|gt|ge|eq|ne)\s+(\S+)\s+\]\]?")
     for line in _code_lines(text):
         yield from substitutions(
-            "sh/as-text", text, line, test,
-            lambda m: ["[[ " + AS_TEXT[m.group(2)].format(a=m.group(1), b=m.group(3)) + " ]]"])
+            "sh/as-text",
+            text,
+            line,
+            test,
+            lambda m: ["[[ " + AS_TEXT[m.group(2)].format(a=m.group(1), b=m.group(3)) + " ]]"],
+        )
 
 
 def off_by_one(text: str) -> Iterator[Edit]:
@@ -72,8 +90,10 @@ def off_by_one(text: str) -> Iterator[Edit]:
 def _command(pattern: str) -> re.Pattern[str]:
     """A simple command starting with ``pattern`` up to its list operator or the line's end,
     with the && or ; that follows it."""
-    return re.compile(rf"(?:^|(?<=[\s;&|]))(?:{pattern})(?:'[^']*'|\"[^\"]*\"|[^;&|'\"])*"
-                      r"(?:&&\s*|;\s*)?")
+    return re.compile(
+        rf"(?:^|(?<=[\s;&|]))(?:{pattern})(?:'[^']*'|\"[^\"]*\"|[^;&|'\"])*"
+        r"(?:&&\s*|;\s*)?"
+    )
 
 
 def drop_mv(text: str) -> Iterator[Edit]:
@@ -82,12 +102,11 @@ def drop_mv(text: str) -> Iterator[Edit]:
     for line in _code_lines(text):
         code = line.code(text)
         for match in mv.finditer(code):
-            if code[: match.start()].strip() == "" and code[match.end():].strip() == "":
+            if code[: match.start()].strip() == "" and code[match.end() :].strip() == "":
                 yield Edit("sh/drop-mv", *line.drop(text), "")
             else:
                 yield Edit("sh/drop-mv", line.start + match.start(), line.start + match.end(), "")
-            yield Edit("sh/drop-mv", line.start + match.start(), line.start + match.start() + 2,
-                       "cp")
+            yield Edit("sh/drop-mv", line.start + match.start(), line.start + match.start() + 2, "cp")
 
 
 def exit_code(text: str) -> Iterator[Edit]:
@@ -95,18 +114,20 @@ def exit_code(text: str) -> Iterator[Edit]:
     number = re.compile(r"\bexit\s+(\d+)")
     dropped = re.compile(r"(\s*(?:\|\||&&)\s*)?\bexit(?:\s+\d+)?")
     for line in _code_lines(text):
-        yield from substitutions("sh/exit-code", text, line, number,
-                                 lambda m: ["exit 1" if m.group(1) == "0" else "exit 0"])
+        yield from substitutions(
+            "sh/exit-code", text, line, number, lambda m: ["exit 1" if m.group(1) == "0" else "exit 0"]
+        )
         code = line.code(text)
         for match in dropped.finditer(code):
-            if not (code[: match.start()] + code[match.end():]).strip():
+            if not (code[: match.start()] + code[match.end() :]).strip():
                 yield Edit("sh/drop-exit", *line.drop(text), "")
             else:
                 yield Edit("sh/drop-exit", line.start + match.start(), line.start + match.end(), "")
 
 
-def _blocks(text: str, opening: re.Pattern[str], closing: re.Pattern[str]) -> Iterator[
-        tuple[Line, Line, list[Line]]]:
+def _blocks(
+    text: str, opening: re.Pattern[str], closing: re.Pattern[str]
+) -> Iterator[tuple[Line, Line, list[Line]]]:
     """(first, last, lines) of each block from a line matching ``opening`` to the matching
     ``closing`` line (nesting counted)."""
     code_lines = _code_lines(text)
@@ -162,8 +183,7 @@ def drop_condition(text: str) -> Iterator[Edit]:
         if match is None:
             continue
         for kept in (match.group(2), match.group(4)):
-            yield Edit("sh/drop-condition", line.start + match.start(2),
-                       line.start + match.end(4), kept)
+            yield Edit("sh/drop-condition", line.start + match.start(2), line.start + match.end(4), kept)
 
 
 def file_test(text: str) -> Iterator[Edit]:
@@ -171,11 +191,20 @@ def file_test(text: str) -> Iterator[Edit]:
     test = re.compile(r"(?<=\s)-([fe])(?=\s)")
     for line in _code_lines(text):
         if "[" in line.code(text):
-            yield from substitutions("sh/file-test", text, line, test,
-                                     lambda m: ["-e" if m.group(1) == "f" else "-f"])
+            yield from substitutions(
+                "sh/file-test", text, line, test, lambda m: ["-e" if m.group(1) == "f" else "-f"]
+            )
 
 
 OPERATORS: tuple[Operator, ...] = (
-    flip_test, as_text, off_by_one, drop_mv, exit_code, drop_case_guard, drop_guard, negation,
-    drop_condition, file_test,
+    flip_test,
+    as_text,
+    off_by_one,
+    drop_mv,
+    exit_code,
+    drop_case_guard,
+    drop_guard,
+    negation,
+    drop_condition,
+    file_test,
 )

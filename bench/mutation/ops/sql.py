@@ -15,13 +15,36 @@ from dataclasses import dataclass
 from .common import Edit, Operator
 
 NUMERIC_COLUMNS = frozenset({"seq", "amount"})  # the lab's numeric fields (queue.md, step 3)
-COMPARISONS = {"=": ["<>"], "==": ["<>"], "<>": ["="], "!=": ["="], "<": ["<=", ">="],
-               "<=": ["<", ">"], ">": [">=", "<="], ">=": [">", "<"]}
+COMPARISONS = {
+    "=": ["<>"],
+    "==": ["<>"],
+    "<>": ["="],
+    "!=": ["="],
+    "<": ["<=", ">="],
+    "<=": ["<", ">"],
+    ">": [">=", "<="],
+    ">=": [">", "<"],
+}
 SWAPS = {"LAG": "LEAD", "LEAD": "LAG", "MIN": "MAX", "MAX": "MIN"}
 JOIN_WORDS = frozenset({"JOIN", "LEFT", "RIGHT", "FULL", "INNER", "CROSS", "NATURAL", "OUTER"})
-CLAUSE_STOPS = frozenset({"WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "WINDOW", "UNION",
-                          "EXCEPT", "INTERSECT", "ROWS", "RANGE", "GROUPS", "PARTITION"}
-                         | JOIN_WORDS - {"OUTER"})
+CLAUSE_STOPS = frozenset(
+    {
+        "WHERE",
+        "GROUP",
+        "HAVING",
+        "ORDER",
+        "LIMIT",
+        "WINDOW",
+        "UNION",
+        "EXCEPT",
+        "INTERSECT",
+        "ROWS",
+        "RANGE",
+        "GROUPS",
+        "PARTITION",
+    }
+    | JOIN_WORDS - {"OUTER"}
+)
 TOKEN = re.compile(
     r"""(?P<space>\s+)
       | (?P<comment>--[^\n]*|/\*.*?\*/)
@@ -105,7 +128,7 @@ def as_text(text: str) -> Iterator[Edit]:
         if i + 1 < len(ts) and ts[i + 1].value == ".":
             continue  # a table named like a column
         start = ts[i - 2].start if before is not None and before.value == "." and i >= 2 else t.start
-        yield Edit("sql/as-text", start, t.end, f"CAST({text[start:t.end]} AS TEXT)")
+        yield Edit("sql/as-text", start, t.end, f"CAST({text[start : t.end]} AS TEXT)")
 
 
 def quote_number(text: str) -> Iterator[Edit]:
@@ -125,8 +148,12 @@ def off_by_one(text: str) -> Iterator[Edit]:
         for new in [n + 1] + ([n - 1] if n > 0 else []):
             yield Edit("sql/off-by-one", t.start, t.end, str(new))
         sign = ts[i - 1] if i else None
-        if sign is not None and sign.value in "+-" and i >= 2 and (
-                ts[i - 2].kind != "op" or ts[i - 2].value == ")"):
+        if (
+            sign is not None
+            and sign.value in "+-"
+            and i >= 2
+            and (ts[i - 2].kind != "op" or ts[i - 2].value == ")")
+        ):
             yield Edit("sql/off-by-one", ts[i - 2].end, t.end, "")
 
 
@@ -220,6 +247,14 @@ def drop_distinct(text: str) -> Iterator[Edit]:
 
 
 OPERATORS: tuple[Operator, ...] = (
-    flip_comparison, null_test, and_or, as_text, quote_number, off_by_one, drop_clause,
-    drop_condition, swap_function, drop_distinct,
+    flip_comparison,
+    null_test,
+    and_or,
+    as_text,
+    quote_number,
+    off_by_one,
+    drop_clause,
+    drop_condition,
+    swap_function,
+    drop_distinct,
 )
