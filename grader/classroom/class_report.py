@@ -34,8 +34,13 @@ class Row:
 
     @property
     def judged(self) -> bool:
-        """Counts in the class's figures: a grader fault is not a verdict on the student."""
+        """Counts in the class's grades: a grader fault is not a verdict on the student."""
         return self.status != FAULT
+
+    @property
+    def per_id(self) -> bool:
+        """Counts in the figures per id: a refused submission says nothing about any id."""
+        return self.status not in (FAULT, REFUSED)
 
 
 CSS = """
@@ -78,7 +83,7 @@ def _pass_rates(rows: list[Row], ids: list[str]) -> dict[str, tuple[int, int]]:
     """id -> (students who passed it, students judged on it)."""
     rates = {}
     for rid in ids:
-        judged = [r for r in rows if r.judged and rid in r.results.tests]
+        judged = [r for r in rows if r.per_id and rid in r.results.tests]
         rates[rid] = (sum(r.results.tests[rid].outcome == PASSED for r in judged), len(judged))
     return rates
 
@@ -148,7 +153,7 @@ def observations(rows: list[Row], ids: list[str], rates: dict[str, tuple[int, in
     """For each id some students failed: the most frequent 관찰 lines, grouped, with counts."""
     blocks = []
     for rid in ids:
-        failed = [r for r in rows if r.judged and rid in r.results.tests
+        failed = [r for r in rows if r.per_id and rid in r.results.tests
                   and r.results.tests[rid].outcome != PASSED]
         if not failed:
             continue
@@ -233,8 +238,8 @@ def render(rows: list[Row], figures: Figures) -> str:
 <section id="refused"><h2>풀 수 없는 제출물</h2>{apart(rows, REFUSED, "모든 제출물을 풀었습니다.")}</section>
 <section id="policy"><h2>채점 방법</h2>{policy}
 <p>제출물마다 따로 만든 lab root 에서 채점기를 실행했습니다(동시 {figures.jobs}개, 브로커 하나에
- 채점마다 임시 vhost). 채점기 오류는 한 번 다시 시도한 뒤에도 남은 것이며 통과율과 평균에서
- 뺐습니다.</p></section>
+ 채점마다 임시 vhost). 채점기 오류는 한 번 다시 시도한 뒤에도 남은 것이며 점수가 아니므로 통과율과
+ 평균에서 뺐습니다. 풀 수 없는 제출물은 0점으로 평균에 들어가지만 항목별 통과율에서는 뺐습니다.</p></section>
 <footer>{escape(figures.tool)}</footer>
 </main></body></html>
 """

@@ -17,6 +17,7 @@ import io
 import json
 import os
 import posixpath
+import shutil
 import stat
 import tarfile
 import tempfile
@@ -212,11 +213,11 @@ def unpack(archive: Path, dest: Path) -> Manifest:
             if files != set(manifest.files):
                 extra = sorted(files ^ set(manifest.files))[:5]
                 raise UnsafeSubmission(f"{MANIFEST} 의 파일 목록이 내용과 다릅니다: {extra}")
-            written: list[str] = []
+            had_eaimw = (dest / "eaimw").exists()
             try:
-                _extract(tar, members, dest, manifest, written)
+                _extract(tar, members, dest, manifest)
             except BaseException:
-                _remove(dest, written)
+                _remove(dest, had_eaimw)
                 raise
     except (tarfile.TarError, EOFError, OSError) as exc:
         raise UnsafeSubmission(f"{archive.name}: tar.gz 로 읽을 수 없습니다: {exc}") from exc
@@ -234,7 +235,7 @@ def _read_manifest(tar: tarfile.TarFile, members: list[tarfile.TarInfo]) -> Mani
 
 
 def _extract(tar: tarfile.TarFile, members: list[tarfile.TarInfo], dest: Path,
-             manifest: Manifest, written: list[str]) -> None:
+             manifest: Manifest) -> None:
     dest.mkdir(parents=True, exist_ok=True)
     dirs: list[tarfile.TarInfo] = []
     for info in members:
@@ -249,7 +250,6 @@ def _extract(tar: tarfile.TarFile, members: list[tarfile.TarInfo], dest: Path,
             os.symlink(info.linkname, path)
         else:
             _write_file(tar, info, path, manifest.files[info.name])
-        written.append(info.name)
         if not info.isdir():
             os.utime(path, (info.mtime, info.mtime), follow_symlinks=False)
     for info in members:  # a link may only point at what the submission itself holds
@@ -276,23 +276,18 @@ def _write_file(tar: tarfile.TarFile, info: tarfile.TarInfo, path: Path, expecte
     os.chmod(path, info.mode)
 
 
-def _remove(dest: Path, written: list[str]) -> None:
-    """Undo a refused unpack: only what it wrote, deepest first."""
-    for name in reversed(written):
-        path = dest / name
-        if path.is_dir() and not path.is_symlink():
-            os.chmod(path, 0o700)
-            os.rmdir(path)
-        else:
-            path.unlink(missing_ok=True)
-    for part in reversed(PARTS):  # parents made on the way (eaimw/ for eaimw/mq/)
-        for parent in [dest / part, *(dest / part).parents]:
-            if parent == dest or not parent.is_relative_to(dest):
-                break
-            try:
-                parent.rmdir()
-            except OSError:
-                break
+def _remove(dest: Path, had_eaimw: bool) -> None:
+    """Undo a refused unpack: the parts did not exist before it, so they go whole."""
+    for part in PARTS:
+        target = dest / part
+        if target.is_symlink() or target.is_file():
+            target.unlink()
+        elif target.exists():
+            for dirpath, _, _ in os.walk(target):  # a read-only folder must not stop it
+                os.chmod(dirpath, 0o700)
+            shutil.rmtree(target)
+    if not had_eaimw and (dest / "eaimw").is_dir() and not any((dest / "eaimw").iterdir()):
+        (dest / "eaimw").rmdir()
 
 
 def lay_out(submission: Path, dest: Path) -> Manifest:
