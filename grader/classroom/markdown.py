@@ -57,7 +57,13 @@ def scoreboard(results: Results, heading: str = "채점 결과") -> str:
             mark = "✓" if passed == len(in_step) else "✗"
             lines.append(f"| {mark} {step}단계 {title} | {passed}/{len(in_step)} | {left} |")
         lines.append("")
+        blocked: dict[str, list[str]] = {}
         for t in mine:
-            if t.outcome != PASSED:
+            if t.outcome != PASSED and t.blocked_by:
+                blocked.setdefault(t.blocked_by, []).append(t.id)
+            elif t.outcome != PASSED:
                 lines += _failure(t)
+        lines += [f"- `{artefact}` 이(가) 없어 {', '.join(ids)} 을(를) 판정하지 못했습니다 "
+                  f"(`{artefact}` 을(를) 먼저 만드세요)." for artefact, ids in blocked.items()]
+        lines += [""] if blocked else []
     return "\n".join(lines).rstrip() + "\n"

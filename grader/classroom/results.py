@@ -33,6 +33,7 @@ class IdResult:
     score: float
     max_score: float
     output: str
+    blocked_by: str | None = None  # the missing artefact that made this id unjudgeable
 
     @property
     def observations(self) -> list[str]:
@@ -97,9 +98,12 @@ def parse_results(data: dict[str, Any]) -> Results:
         tests = {}
         for t in data["tests"]:
             rid = str(t["number"])
-            outcome = str((t.get("extra_data") or {}).get("outcome") or t.get("status") or ERROR)
+            extra = t.get("extra_data") or {}
+            outcome = str(extra.get("outcome") or t.get("status") or ERROR)
+            output = str(t.get("output", ""))
             tests[rid] = IdResult(rid, str(t.get("name", rid)), outcome, float(t.get("score", 0)),
-                                  float(t.get("max_score", 1)), str(t.get("output", "")))
+                                  float(t.get("max_score", 1)), output,
+                                  extra.get("blocked_by") or _blocked_by(output))
         output = str(data.get("output") or "")
         extra = data.get("extra_data") or {}
         if isinstance(extra.get("grader_errors"), list):
@@ -112,6 +116,15 @@ def parse_results(data: dict[str, Any]) -> Results:
                        data)
     except (KeyError, TypeError, ValueError) as exc:
         raise ResultsUnreadable(f"results.json is not Gradescope's format: {exc!r}") from exc
+
+
+_BLOCKED = re.compile(r"^관찰: (.+) 이\(가\) 없어 판정할 수 없음$", re.M)
+
+
+def _blocked_by(output: str) -> str | None:
+    """Today's results.json says "관찰: X 이(가) 없어 판정할 수 없음" for a blocked id."""
+    found = _BLOCKED.search(output)
+    return found.group(1) if found else None
 
 
 def read_results(path: Path) -> Results:
