@@ -7,9 +7,11 @@ from __future__ import annotations
 import csv
 import io
 import json
+import signal
 import subprocess
 import sys
 import tarfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -167,3 +169,22 @@ def test_scripts_root_needs_the_sandbox(tmp_path: Path) -> None:
                          cwd=REPO, capture_output=True, text=True, timeout=120, check=False)
     assert run.returncode != 0 and "sandbox" in run.stderr and "LAB_ROOT" in run.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_an_interrupted_batch_leaves_nothing_running(handed_in: tuple[Path, dict[str, Path]],
+                                                     fixture_tree: FixtureTree,
+                                                     workdir: Callable[[str], Path]) -> None:
+    out = workdir("interrupted") / "out"
+    submissions = [str(p) for p in sorted((handed_in[0] / "submissions").iterdir())]
+    batch = subprocess.Popen([sys.executable, "-m", "grader", "batch", *submissions, "--out",
+                              str(out), "--lab", "queue", "--jobs", "2", "--fixtures-dir",
+                              str(fixture_tree.root)], cwd=REPO, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not list(out.glob(".work/*/state")) and time.monotonic() < deadline:
+        time.sleep(0.1)  # until a grader runs
+    assert list(out.glob(".work/*/state")), "no grader started"
+    batch.send_signal(signal.SIGINT)
+    _, err = batch.communicate(timeout=120)
+    assert batch.returncode != 0, err
+    assert not processes_under(out), err
+    assert not (out / ".work").exists()

@@ -43,8 +43,15 @@ from grader.classroom.results import (
     refused_results,
     write_json,
 )
-from grader.classroom.runjob import BrokerAccess, GraderRun, RunOutcome, run
-from grader.classroom.submission import PARTS, UnsafeSubmission, lay_out, submission_name
+from grader.classroom.runjob import BrokerAccess, GraderRun, RunOutcome, recover, run, stop_all
+from grader.classroom.submission import (
+    PARTS,
+    UnsafeSubmission,
+    find_lab_root,
+    lay_out,
+    packed_file_in,
+    submission_name,
+)
 from grader.classroom.version import code_hash, tool_version
 from grader.machinery.broker import Broker
 from grader.machinery.snapshot import tree_digest
@@ -67,11 +74,16 @@ class Submission:
     path: Path
 
     def digest(self) -> str:
-        """What the student handed in: the packed file's bytes, or the folder's tree."""
-        if self.path.is_file():
-            with self.path.open("rb") as f:
+        """What the student handed in: the packed file's bytes, or the lab folders' trees."""
+        packed = self.path if self.path.is_file() else packed_file_in(self.path)
+        if packed is not None:
+            with packed.open("rb") as f:
                 return hashlib.file_digest(f, "sha256").hexdigest()
-        return hashlib.sha256("".join(tree_digest(self.path / p) for p in PARTS).encode()).hexdigest()
+        try:
+            folder = find_lab_root(self.path)
+        except UnsafeSubmission:
+            return tree_digest(self.path)  # refused either way; changes still count
+        return hashlib.sha256("".join(tree_digest(folder / p) for p in PARTS).encode()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -144,7 +156,7 @@ class Batch:
     # grading ------------------------------------------------------------------------------
     def run(self) -> list[Graded]:
         self.options.out.mkdir(parents=True, exist_ok=True)
-        shutil.rmtree(self.work, ignore_errors=True)
+        self._clear_work()
         self.work.mkdir()
         try:
             tree = fixture_tree(self.options.fixtures_dir, self.work)
@@ -162,6 +174,15 @@ class Batch:
         finally:
             shutil.rmtree(self.work, ignore_errors=True)
 
+    def _clear_work(self) -> None:
+        """A batch killed mid-run left lab roots and grader state here: undo what its graders
+        started the way the next grader would, then remove it."""
+        if self.work.is_dir():
+            for job in self.work.iterdir():
+                if (job / "state").is_dir():
+                    recover(job / "state", job / "root")
+        shutil.rmtree(self.work, ignore_errors=True)
+
     def _grade_all(self, todo: list[Submission], tree: FixtureTree,
                    keys: dict[str, str]) -> dict[str, Graded]:
         if "mq" not in self.options.labs:
@@ -175,10 +196,15 @@ class Batch:
         with ThreadPoolExecutor(max_workers=self.options.jobs) as pool:
             futures = {pool.submit(self._grade, s, tree, keys[s.name], broker, access): s
                        for s in todo}
-            for future in as_completed(futures):
-                result = future.result()
-                graded[result.name] = result
-                self._report_progress(result)
+            try:
+                for future in as_completed(futures):
+                    result = future.result()
+                    graded[result.name] = result
+                    self._report_progress(result)
+            except BaseException:  # Ctrl-C: start nothing more, stop what runs
+                pool.shutdown(wait=False, cancel_futures=True)
+                stop_all()
+                raise
         return graded
 
     def _grade(self, submission: Submission, tree: FixtureTree, key: str,

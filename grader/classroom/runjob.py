@@ -13,6 +13,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -91,6 +92,8 @@ def run(job: GraderRun) -> RunOutcome:
     with job.log.open("wb") as log:
         proc = subprocess.Popen(job.argv(), cwd=REPO, stdout=log, stderr=subprocess.STDOUT,
                                 stdin=subprocess.DEVNULL, env=env, start_new_session=True)
+        with _LIVE_LOCK:
+            _LIVE.add(proc)
         returncode: int | None
         try:
             returncode = proc.wait(job.timeout)
@@ -100,6 +103,9 @@ def run(job: GraderRun) -> RunOutcome:
         except BaseException:  # Ctrl-C of the batch: leave nothing running
             _stop(proc)
             raise
+        finally:
+            with _LIVE_LOCK:
+                _LIVE.discard(proc)
     seconds = time.monotonic() - started
     if returncode is None:
         recover(job.state_dir, job.lab_root)
@@ -127,6 +133,19 @@ def _outcome(job: GraderRun, returncode: int | None, seconds: float, log: str) -
     else:
         fault = None
     return RunOutcome(returncode, seconds, results, fault, board or results.output)
+
+
+_LIVE: set[subprocess.Popen[bytes]] = set()  # grader runs going on in this process
+_LIVE_LOCK = threading.Lock()
+
+
+def stop_all() -> None:
+    """Stop every grader run still going (the batch was interrupted): each restores its lab
+    root on SIGTERM, and its thread then returns."""
+    with _LIVE_LOCK:
+        running = list(_LIVE)
+    for proc in running:
+        _stop(proc)
 
 
 def _stop(proc: subprocess.Popen[bytes]) -> None:
