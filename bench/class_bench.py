@@ -59,8 +59,10 @@ def timed_batch(submissions: list[Path], out: Path, jobs: int) -> tuple[list[Gra
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=24)
-    parser.add_argument("--jobs", type=int, default=default_jobs())
-    parser.add_argument("--keep", type=Path, help="copy the parallel run's output here")
+    parser.add_argument("--jobs", default=str(default_jobs()),
+                        help="parallel runs to compare with --jobs 1 (a comma list: 2,3,4)")
+    parser.add_argument("--keep", type=Path,
+                        help="copy each parallel run's output (report.html, ...) here")
     args = parser.parse_args()
     base = Path(tempfile.mkdtemp(prefix="lab-grader-bench-", dir="/var/tmp"))
     try:
@@ -78,25 +80,27 @@ def main() -> int:
               " correct in both", flush=True)
         solo, solo_s = timed_batch(submissions, base / "solo", 1)
         print(f"--jobs 1: {solo_s:.0f} s, {len(solo) / solo_s * 60:.1f} submissions/min", flush=True)
-        both, both_s = timed_batch(submissions, base / "parallel", args.jobs)
-        print(f"--jobs {args.jobs}: {both_s:.0f} s, {len(both) / both_s * 60:.1f} submissions/min"
-              f"; speed-up {solo_s / both_s:.2f}x", flush=True)
-        if args.keep:
-            shutil.rmtree(args.keep, ignore_errors=True)
-            shutil.copytree(base / "parallel", args.keep)
-        problems = [f"{g.name}: {g.status} {g.note[:300]}" for g in solo + both
-                    if g.status != GRADED]
+        problems = [f"{g.name}: {g.status} {g.note[:300]}" for g in solo if g.status != GRADED]
         problems += wrong_about_mistakes(students, verdicts(solo))
-        alone, together = verdicts(solo), verdicts(both)
-        problems += [f"{name}: {rid} alone {alone[name][rid]}, with --jobs {args.jobs} "
-                     f"{together[name].get(rid)}"
-                     for name in alone for rid in alone[name]
-                     if together[name].get(rid) != alone[name][rid]]
-        print(f"verdicts: {'every verdict equals the solo verdict' if not problems else 'DIFFER'}")
+        alone = verdicts(solo)
+        for jobs in (int(j) for j in args.jobs.split(",")):
+            both, both_s = timed_batch(submissions, base / f"jobs{jobs}", jobs)
+            together = verdicts(both)
+            differ = [f"{g.name}: {g.status} {g.note[:300]}" for g in both if g.status != GRADED]
+            differ += [f"{name}: {rid} alone {alone[name][rid]}, with --jobs {jobs} "
+                       f"{together[name].get(rid)}"
+                       for name in alone for rid in alone[name]
+                       if together[name].get(rid) != alone[name][rid]]
+            print(f"--jobs {jobs}: {both_s:.0f} s, {len(both) / both_s * 60:.1f} submissions/min; "
+                  f"speed-up {solo_s / both_s:.2f}x; "
+                  f"{'every verdict equals the solo verdict' if not differ else 'VERDICTS DIFFER'}; "
+                  f"aim (under 180 s) {'met' if both_s < 180 else 'NOT met'}", flush=True)
+            problems += differ
+            if args.keep:
+                shutil.rmtree(args.keep / f"jobs{jobs}", ignore_errors=True)
+                shutil.copytree(base / f"jobs{jobs}", args.keep / f"jobs{jobs}")
         for problem in problems:
             print(f"  {problem}")
-        print(f"aim: the class under 180 s with --jobs {args.jobs}: "
-              f"{'met' if both_s < 180 else 'NOT met'} ({both_s:.0f} s)")
         return 1 if problems else 0
     finally:
         shutil.rmtree(base, ignore_errors=True)
