@@ -28,6 +28,7 @@ from grader.classroom.batch import (
     run_batch,
 )
 from grader.classroom.results import read_results
+from grader.classroom.runjob import grader_options
 from grader.classroom.version import REPO
 from tests.classgen import Student, hand_in
 from tests.classroom import processes_under, root_state
@@ -161,6 +162,11 @@ def test_a_hanging_grade_is_stopped_and_is_not_a_score(handed_in: tuple[Path, di
     # A grader fault is never reused: the next run grades it again.
     again = run_batch([kim], _options(out, fixture_tree.root))
     assert again[0].status == GRADED and not again[0].reused
+
+
+def test_the_graders_options_are_read_from_its_help() -> None:
+    options = grader_options()
+    assert {"--lab-root", "--results-json", "--state-dir", "--broker"} <= options
 
 
 def test_scripts_root_needs_the_sandbox(tmp_path: Path) -> None:

@@ -191,7 +191,8 @@ def grader_options() -> frozenset[str]:
     and --sandbox: used only once they exist)."""
     help_text = subprocess.run([sys.executable, "-m", "pytest", "grader", "--help"], cwd=REPO,
                                capture_output=True, text=True, timeout=120, check=False).stdout
-    return frozenset(word.rstrip(",=") for word in help_text.split() if word.startswith("--"))
+    return frozenset(word.split("=")[0].rstrip(",") for word in help_text.split()
+                     if word.startswith("--"))
 
 
 def sandbox_options(scripts_root: Path | None, sandbox: str) -> tuple[Path | None, str | None]:
