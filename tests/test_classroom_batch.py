@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 
 from fixtures.tree import FixtureTree
+from grader.classroom import batch as batch_module
+from grader.classroom import submission as submission_module
 from grader.classroom.batch import (
     DEFAULT_TIMEOUT,
     FAULT,
@@ -194,3 +196,22 @@ def test_an_interrupted_batch_leaves_nothing_running(handed_in: tuple[Path, dict
     assert batch.returncode != 0, err
     assert not processes_under(out), err
     assert not (out / ".work").exists()
+
+
+def test_an_unexpected_failure_is_that_students_alone(handed_in: tuple[Path, dict[str, Path]],
+                                                      fixture_tree: FixtureTree,
+                                                      workdir: Callable[[str], Path],
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    real = submission_module.lay_out
+
+    def lay_out(submission: Path, dest: Path) -> submission_module.Manifest:
+        if submission.name == "lee":
+            raise OSError(28, "No space left on device")
+        return real(submission, dest)
+
+    monkeypatch.setattr(batch_module, "lay_out", lay_out)
+    subs = handed_in[0] / "submissions"
+    graded = run_batch([subs / "kim.tar.gz", subs / "lee"],
+                       _options(workdir("unexpected") / "out", fixture_tree.root))
+    assert [(g.name, g.status) for g in graded] == [("kim", GRADED), ("lee", FAULT)]
+    assert "No space left" in graded[1].note

@@ -209,6 +209,19 @@ class Batch:
 
     def _grade(self, submission: Submission, tree: FixtureTree, key: str,
                broker: Broker | None, access: BrokerAccess | None) -> Graded:
+        """Never raises: whatever goes wrong with one submission is recorded for it alone."""
+        started = time.monotonic()
+        try:
+            return self._grade_one(submission, tree, key, broker, access)
+        except Exception as exc:
+            fault = f"batch could not grade it: {exc!r}"
+            data = grader_fault_results(self.options.labs, fault)
+            write_json(self.options.out / submission.name / "results.json", data)
+            return self._record(submission, key, FAULT, parse_results(data),
+                                time.monotonic() - started, fault)
+
+    def _grade_one(self, submission: Submission, tree: FixtureTree, key: str,
+                   broker: Broker | None, access: BrokerAccess | None) -> Graded:
         folder = self.options.out / submission.name
         folder.mkdir(exist_ok=True)
         work = self.work / submission.name
