@@ -74,8 +74,8 @@ def test_the_report_says_where_the_class_stands() -> None:
     # submission say nothing about any id.
     assert re.search(r"Q3\.4 .*?— 20명 실패, 통과 10/30", page)
     # The random file names of one mistake group into one 관찰 line.
-    assert re.search(r'<td class="n">20명</td><td>processing/ 을 거치지 않음: inbox→done '
-                     r"\(msg….json\)</td>", page)
+    assert re.search(r'<td class="n">20명</td><td title="예: [^"]*">processing/ 을 거치지 않음: inbox→done '
+                     r"\(msg-#.json\)</td>", page)
     grader_errors = page.split('id="grader-errors"')[1].split("</section>")[0]
     assert "broken-grader" in grader_errors and "student-01" not in grader_errors
     assert "evil-tar" in page.split('id="refused"')[1]
@@ -84,7 +84,8 @@ def test_the_report_says_where_the_class_stands() -> None:
 
 def test_observation_keys_blank_only_what_changes_per_run() -> None:
     assert observation_key("guid 3f2b8c1e-1d2a-4b3c-9d8e-7f6a5b4c3d2e 두 번 POST") == "guid … 두 번 POST"
-    assert observation_key("done 17개 (기대 18)") == "done 17개 (기대 18)"
+    assert observation_key("파일 44개: q62a295-0001.json: inbox → done") == "파일 #개: …-#.json: inbox → done"
+    assert observation_key("claim.in 의 인자 {} (기대: 'eai.dlx')") == "claim.in 의 인자 {} (기대: 'eai.dlx')"
 
 
 PROBE = """

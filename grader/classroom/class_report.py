@@ -158,11 +158,16 @@ def observations(rows: list[Row], ids: list[str], rates: dict[str, tuple[int, in
         if not failed:
             continue
         counts: Counter[str] = Counter()
+        example: dict[str, str] = {}  # a line as one student saw it, shown on hover
         for r in failed:
             seen = r.results.tests[rid].observations or ["(관찰 줄 없음)"]
-            counts.update({observation_key(line) for line in seen})
+            keys = {observation_key(line): line for line in seen}
+            counts.update(keys)
+            for key, line in keys.items():
+                example.setdefault(key, line)
         passed, judged = rates[rid]
-        items = "".join(f'<tr><td class="n">{n}명</td><td>{escape(text)}</td></tr>'
+        items = "".join(f'<tr><td class="n">{n}명</td><td title="예: {escape(example[text][:300])}">'
+                        f"{escape(text)}</td></tr>"
                         for text, n in counts.most_common(TOP_OBSERVATIONS))
         more = len(counts) - TOP_OBSERVATIONS
         extra = f'<p class="legend">그 밖의 관찰 {more}가지</p>' if more > 0 else ""
