@@ -162,7 +162,7 @@ def observations(rows: list[Row], ids: list[str], rates: dict[str, tuple[int, in
         for r in failed:
             seen = r.results.tests[rid].observations or ["(관찰 줄 없음)"]
             keys = {observation_key(line): line for line in seen}
-            counts.update(keys)
+            counts.update(keys.keys())
             for key, line in keys.items():
                 example.setdefault(key, line)
         passed, judged = rates[rid]
