@@ -6,6 +6,8 @@ from __future__ import annotations
 import io
 import json
 import os
+import subprocess
+import sys
 import tarfile
 from collections.abc import Callable
 from pathlib import Path
@@ -21,6 +23,7 @@ from grader.classroom.submission import (
     submission_name,
     unpack,
 )
+from grader.classroom.version import REPO
 from grader.machinery.snapshot import tree_digest
 
 
@@ -198,3 +201,21 @@ def test_unpacking_over_existing_work_is_refused(tmp_path: Path) -> None:
     with pytest.raises(UnsafeSubmission, match="이미 있습니다"):
         unpack(tmp_path / "kim.tar.gz", root)
     assert _digests(root) == before
+
+
+def test_the_pack_command(tmp_path: Path) -> None:
+    root = _student_tree(tmp_path / "root")
+
+    def pack_command(out: Path) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "grader", "pack", "--lab-root", str(root),
+                               "-o", str(out)], cwd=REPO, capture_output=True, text=True,
+                              timeout=60, check=False)
+
+    done = pack_command(tmp_path / "kim.tar.gz")
+    assert done.returncode == 0 and "6 files" in done.stdout, done.stderr
+    unpack(tmp_path / "kim.tar.gz", tmp_path / "copy")
+    assert _digests(tmp_path / "copy") == _digests(root)
+    os.mkfifo(root / "q" / "pipe")
+    refused = pack_command(tmp_path / "lee.tar.gz")
+    assert refused.returncode == 1 and "q/pipe" in refused.stderr
+    assert not (tmp_path / "lee.tar.gz").exists()
