@@ -107,8 +107,7 @@ def run(job: GraderRun) -> RunOutcome:
             with _LIVE_LOCK:
                 _LIVE.discard(proc)
     seconds = time.monotonic() - started
-    if returncode is None:
-        recover(job.state_dir, job.lab_root)
+    recover(job.state_dir, job.lab_root)  # a no-op unless the grader was killed mid-run
     text = job.log.read_text(errors="replace")
     return _outcome(job, returncode, seconds, text)
 
