@@ -59,7 +59,7 @@ def timed_batch(submissions: list[Path], out: Path, jobs: int) -> tuple[list[Gra
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=24)
-    parser.add_argument("--jobs", default=str(default_jobs()),
+    parser.add_argument("--jobs", default=str(default_jobs(LABS)),
                         help="parallel runs to compare with --jobs 1 (a comma list: 2,3,4)")
     parser.add_argument("--keep", type=Path,
                         help="copy each parallel run's output (report.html, ...) here")

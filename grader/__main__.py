@@ -39,7 +39,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
 
     scripts_root, sandbox = sandbox_options(args.scripts_root, args.sandbox)
     options = BatchOptions(
-        out=args.out, labs=_labs(args.lab), jobs=args.jobs or default_jobs(),
+        out=args.out, labs=_labs(args.lab), jobs=args.jobs or default_jobs(_labs(args.lab)),
         timeout=args.timeout, force=args.force, fixtures_dir=args.fixtures_dir,
         broker=ExternalBroker(args.amqp_url, args.management_url, args.rabbitmq_node)
         if args.amqp_url else None,
@@ -87,8 +87,8 @@ def parser() -> argparse.ArgumentParser:
     batch.add_argument("submissions", type=Path, nargs="+",
                        help="packed files, or folders holding q/ and/or eaimw/mq/")
     batch.add_argument("--out", type=Path, required=True)
-    batch.add_argument("--jobs", type=int, help="submissions graded at once "
-                       "(default: two per CPU core)")
+    batch.add_argument("--jobs", type=int, help="submissions graded at once (default: one "
+                       "per two CPU cores with the mq lab, one per core for queue alone)")
     batch.add_argument("--lab", choices=LABS)
     batch.add_argument("--force", action="store_true", help="regrade unchanged submissions too")
     batch.add_argument("--timeout", type=float, default=300.0,
