@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from fixtures.tree import FixtureTree
-from grader.classroom.batch import GRADED, BatchOptions, run_batch
+from grader.classroom.batch import GRADED, BatchOptions, default_jobs, run_batch
 from grader.classroom.infra import ExternalBroker
 from grader.machinery.broker import VHOST_PREFIX
 from tests.classgen import hand_in, roster
@@ -20,6 +20,7 @@ from tests.grading import grade
 
 pytestmark = pytest.mark.timeout(1800)
 SIZE = 6
+LABS = ("queue", "mq")
 
 
 def test_batch_of_both_labs_equals_solo(fixture_tree: FixtureTree, shared_broker: SharedBroker,
@@ -33,7 +34,7 @@ def test_batch_of_both_labs_equals_solo(fixture_tree: FixtureTree, shared_broker
         monkeypatch.setenv(name, value)
     broker = shared_broker.broker
     graded = run_batch(sorted((base / "submissions").iterdir()), BatchOptions(
-        out=base / "out", labs=("queue", "mq"), jobs=2, fixtures_dir=fixture_tree.root,
+        out=base / "out", labs=LABS, jobs=default_jobs(LABS), fixtures_dir=fixture_tree.root,
         broker=ExternalBroker(broker.amqp_url("/"), f"http://127.0.0.1:{broker.mgmt_port}",
                               broker.node),
         progress=lambda line: None))
@@ -45,11 +46,11 @@ def test_batch_of_both_labs_equals_solo(fixture_tree: FixtureTree, shared_broker
     for student, g in zip(students, sorted(graded, key=lambda g: g.name), strict=True):
         assert g.name == student.name and g.status == GRADED, g.note
         solo: dict[str, str] = {}
-        for lab in ("queue", "mq"):
+        for lab in LABS:
             solo |= grade(roots[student.name], fixture_tree.root, workdir("solo") / "state",
                           lab=lab, args=shared_broker.args, env=shared_broker.env).statuses
         batch = {rid: t.outcome for rid, t in g.results.tests.items()}
         assert batch == solo, f"{student.name}: {sorted(set(batch.items()) ^ set(solo.items()))}"
-        for lab in ("queue", "mq"):
+        for lab in LABS:
             rid = student.variant(lab).rejected_on
             assert rid is None or batch[rid] == "failed", f"{student.name}: {rid}"
