@@ -115,3 +115,16 @@ def test_a_grader_fault_is_withheld_not_scored(fixture_tree: FixtureTree, tmp_pa
     kept = json.loads((results.parent / "results.grader-error.json").read_text())
     assert kept["extra_data"]["gradable"] is False and kept["extra_data"]["grader_errors"]
     assert stat.S_ISDIR((tmp_path / "root" / "q").stat().st_mode)
+
+
+def test_a_harness_failure_is_reported_as_a_fault(fixture_tree: FixtureTree, tmp_path: Path) -> None:
+    walk_queue(tmp_path / "upload", fixture_tree.root)
+    (tmp_path / "no-fixtures").mkdir()
+    results = tmp_path / "results.json"
+    code = grade(tmp_path / "upload", SingleOptions(
+        lab_root=tmp_path / "root", results_json=results, labs=("queue",),
+        fixtures_dir=tmp_path / "no-fixtures"))
+    data = json.loads(results.read_text())
+    assert code == GRADER_FAULT and data["extra_data"]["gradable"] is False
+    assert "fixture tree" in data["extra_data"]["grader_errors"][0]
+    assert {t["extra_data"]["outcome"] for t in data["tests"]} == {"error"}

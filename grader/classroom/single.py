@@ -25,7 +25,6 @@ from grader.classroom.markdown import finding, scoreboard
 from grader.classroom.results import (
     grader_fault_results,
     parse_results,
-    read_results,
     refused_results,
     write_json,
 )
@@ -75,6 +74,8 @@ def grade(submission: Path, options: SingleOptions) -> int:
     scratch = Path(tempfile.mkdtemp(prefix="lab-grader-grade-", dir="/var/tmp"))
     try:
         outcome = _grade_lab_root(options, scratch)
+    except Exception as exc:  # no broker could be started, ...: a fault, reported as one
+        outcome = RunOutcome(None, 0.0, None, f"could not grade: {exc!r}"[:2000], "")
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     if outcome.fault is not None or outcome.results is None:
@@ -87,7 +88,7 @@ def grade(submission: Path, options: SingleOptions) -> int:
                   "보이게 하려는 것입니다. 다시 채점하세요.", flush=True)
             return GRADER_FAULT
         return _finish(data, options)
-    return _finish(read_results(options.results_json).raw, options)
+    return _finish(outcome.results.raw, options)
 
 
 def _grade_lab_root(options: SingleOptions, scratch: Path) -> RunOutcome:
