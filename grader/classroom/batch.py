@@ -1,0 +1,334 @@
+"""Batch grading: every submission of a class, N at a time, on one broker.
+
+    OUT/<student>/results.json    Gradescope's format (a grader fault: every id an error)
+    OUT/<student>/scoreboard.txt  the Korean scoreboard the student would have seen
+    OUT/<student>/grader.log      the grader's whole output
+    OUT/<student>/job.json        what was graded with what (a re-run skips it when unchanged)
+    OUT/grades.csv                one row per student: status, score, then one column per id
+    OUT/report.html               the class report
+
+Each submission is laid out in its own lab root under OUT/.work and graded by its own
+``pytest grader`` subprocess with its own state dir and a wall-clock limit; a grader fault is
+retried once and then recorded as a fault, never as a score.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import os
+import shutil
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from fixtures.atomic import write_atomic
+from fixtures.tree import FixtureTree
+from grader.classroom import class_report
+from grader.classroom.infra import ExternalBroker, class_broker, fixture_tree
+from grader.classroom.results import (
+    Results,
+    ResultsUnreadable,
+    expected_ids,
+    grader_fault_results,
+    parse_results,
+    read_results,
+    refused_results,
+    write_json,
+)
+from grader.classroom.runjob import BrokerAccess, GraderRun, RunOutcome, recover, run, stop_all
+from grader.classroom.submission import (
+    PARTS,
+    UnsafeSubmission,
+    find_lab_root,
+    lay_out,
+    packed_file_in,
+    submission_name,
+)
+from grader.classroom.version import code_hash, tool_version
+from grader.machinery.broker import Broker
+from grader.machinery.snapshot import tree_digest
+
+GRADED, FAULT, REFUSED = "graded", "grader-error", "refused"
+WORK = ".work"
+DEFAULT_TIMEOUT = 300.0
+ATTEMPTS = 2  # a grader fault is retried once before it is recorded
+
+
+def default_jobs(labs: tuple[str, ...]) -> int:
+    """Grader runs at once that leave every verdict as it is alone. An mq grade burns ~17.5
+    CPU-seconds in ~14.5 s and its timed checks (M4.2, M6.2, M7.x) fail correct students when
+    it gets less: on the 2-core development machine two at once already changed verdicts
+    (bench/class_bench.py), so one per two cores. A queue grade (~2.8 CPU-s) shares freely."""
+    cores = os.cpu_count() or 1
+    return max(1, cores // 2) if "mq" in labs else cores
+
+
+@dataclass(frozen=True)
+class Submission:
+    name: str
+    path: Path
+
+    def digest(self) -> str:
+        """What the student handed in: the packed file's bytes, or the lab folders' trees."""
+        packed = self.path if self.path.is_file() else packed_file_in(self.path)
+        if packed is not None:
+            with packed.open("rb") as f:
+                return hashlib.file_digest(f, "sha256").hexdigest()
+        try:
+            folder = find_lab_root(self.path)
+        except UnsafeSubmission:
+            return tree_digest(self.path)  # refused either way; changes still count
+        return hashlib.sha256("".join(tree_digest(folder / p) for p in PARTS).encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class BatchOptions:
+    out: Path
+    labs: tuple[str, ...]
+    jobs: int
+    timeout: float = DEFAULT_TIMEOUT
+    force: bool = False
+    fixtures_dir: Path | None = None
+    broker: ExternalBroker | None = None
+    scripts_root: Path | None = None
+    sandbox: str | None = None
+    progress: Callable[[str], None] = lambda line: print(line, file=sys.stderr, flush=True)
+
+
+@dataclass(frozen=True)
+class Graded:
+    """One student's outcome in this batch."""
+
+    name: str
+    status: str  # graded / grader-error / refused
+    results: Results
+    seconds: float
+    reused: bool
+    note: str = ""
+
+
+def collect(paths: Sequence[Path]) -> list[Submission]:
+    submissions = [Submission(submission_name(p), p) for p in paths]
+    names = [s.name for s in submissions]
+    problems = [f"{p}: not found" for p in paths if not p.exists()]
+    problems += [f"{n}: two submissions have this name" for n in sorted(set(names))
+                 if names.count(n) > 1]
+    problems += [f"{n}: a student's name may not start with '.'" for n in names if n.startswith(".")]
+    if problems:
+        raise SystemExit("batch: " + "; ".join(problems))
+    return submissions
+
+
+class Batch:
+    def __init__(self, submissions: list[Submission], options: BatchOptions) -> None:
+        self.submissions = submissions
+        self.options = options
+        self.work = options.out / WORK
+        self._lock = threading.Lock()
+        self._done = 0
+        self._timed: list[float] = []
+        self._started = time.monotonic()
+
+    # planning -----------------------------------------------------------------------------
+    def key(self, submission: Submission, tree: FixtureTree) -> str:
+        """A re-run regrades a submission when any of these changed."""
+        parts = [submission.digest(), code_hash(), ",".join(self.options.labs),
+                 tree_digest(tree.root), str(self.options.scripts_root), str(self.options.sandbox)]
+        return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
+    def reusable(self, submission: Submission, key: str) -> Graded | None:
+        folder = self.options.out / submission.name
+        try:
+            record = json.loads((folder / "job.json").read_text())
+            results = read_results(folder / "results.json")
+        except (OSError, ValueError, ResultsUnreadable):
+            return None
+        if self.options.force or record.get("key") != key or record.get("status") == FAULT:
+            return None
+        return Graded(submission.name, record["status"], results, float(record["seconds"]), True,
+                      str(record.get("note", "")))
+
+    # grading ------------------------------------------------------------------------------
+    def run(self) -> list[Graded]:
+        self.options.out.mkdir(parents=True, exist_ok=True)
+        self._clear_work()
+        self.work.mkdir()
+        try:
+            tree = fixture_tree(self.options.fixtures_dir, self.work)
+            keys = {s.name: self.key(s, tree) for s in self.submissions}
+            reused = {s.name: g for s in self.submissions if (g := self.reusable(s, keys[s.name]))}
+            todo = [s for s in self.submissions if s.name not in reused]
+            self._done = len(reused)
+            if reused:
+                self.options.progress(f"batch: {len(reused)}개는 바뀌지 않아 이전 결과를 씁니다 "
+                                      "(--force 로 모두 다시 채점)")
+            graded = dict(reused)
+            if todo:
+                graded |= self._grade_all(todo, tree, keys)
+            return [graded[s.name] for s in self.submissions]
+        finally:
+            shutil.rmtree(self.work, ignore_errors=True)
+
+    def _clear_work(self) -> None:
+        """A batch killed mid-run left lab roots and grader state here: undo what its graders
+        started the way the next grader would, then remove it."""
+        if self.work.is_dir():
+            for job in self.work.iterdir():
+                if (job / "state").is_dir():
+                    recover(job / "state", job / "root")
+        shutil.rmtree(self.work, ignore_errors=True)
+
+    def _grade_all(self, todo: list[Submission], tree: FixtureTree,
+                   keys: dict[str, str]) -> dict[str, Graded]:
+        if "mq" not in self.options.labs:
+            return self._pool(todo, tree, keys, None, None)
+        with class_broker(tree, self.options.broker) as (broker, access):
+            return self._pool(todo, tree, keys, broker, access)
+
+    def _pool(self, todo: list[Submission], tree: FixtureTree, keys: dict[str, str],
+              broker: Broker | None, access: BrokerAccess | None) -> dict[str, Graded]:
+        graded: dict[str, Graded] = {}
+        with ThreadPoolExecutor(max_workers=self.options.jobs) as pool:
+            futures = {pool.submit(self._grade, s, tree, keys[s.name], broker, access): s
+                       for s in todo}
+            try:
+                for future in as_completed(futures):
+                    result = future.result()
+                    graded[result.name] = result
+                    self._report_progress(result)
+            except BaseException:  # Ctrl-C: start nothing more, stop what runs
+                pool.shutdown(wait=False, cancel_futures=True)
+                stop_all()
+                raise
+        return graded
+
+    def _grade(self, submission: Submission, tree: FixtureTree, key: str,
+               broker: Broker | None, access: BrokerAccess | None) -> Graded:
+        """Never raises: whatever goes wrong with one submission is recorded for it alone."""
+        started = time.monotonic()
+        try:
+            return self._grade_one(submission, tree, key, broker, access)
+        except Exception as exc:
+            fault = f"batch could not grade it: {exc!r}"
+            data = grader_fault_results(self.options.labs, fault)
+            write_json(self.options.out / submission.name / "results.json", data)
+            return self._record(submission, key, FAULT, parse_results(data),
+                                time.monotonic() - started, fault)
+
+    def _grade_one(self, submission: Submission, tree: FixtureTree, key: str,
+                   broker: Broker | None, access: BrokerAccess | None) -> Graded:
+        folder = self.options.out / submission.name
+        folder.mkdir(exist_ok=True)
+        work = self.work / submission.name
+        started = time.monotonic()
+        try:
+            try:
+                lay_out(submission.path, work / "root")
+            except UnsafeSubmission as exc:
+                data = refused_results(self.options.labs, str(exc))
+                write_json(folder / "results.json", data)
+                (folder / "scoreboard.txt").write_text(f"제출물을 풀 수 없음: {exc}\n")
+                return self._record(submission, key, REFUSED, parse_results(data),
+                                    time.monotonic() - started, str(exc))
+            outcome = self._attempts(submission, tree, work, access, broker)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        seconds = time.monotonic() - started
+        if outcome.fault is None and outcome.results is not None:
+            (folder / "scoreboard.txt").write_text(outcome.scoreboard)
+            return self._record(submission, key, GRADED, outcome.results, seconds)
+        data = grader_fault_results(self.options.labs, outcome.fault or "unknown")
+        write_json(folder / "results.json", data)
+        (folder / "scoreboard.txt").write_text(outcome.scoreboard or f"채점기 오류: {outcome.fault}\n")
+        return self._record(submission, key, FAULT, parse_results(data), seconds,
+                            outcome.fault or "")
+
+    def _attempts(self, submission: Submission, tree: FixtureTree, work: Path,
+                  access: BrokerAccess | None, broker: Broker | None) -> RunOutcome:
+        folder = self.options.out / submission.name
+        job = GraderRun(
+            lab_root=work / "root", fixtures=tree.root, state_dir=work / "state",
+            results_json=folder / "results.json", log=folder / "grader.log",
+            labs=self.options.labs, broker=access, timeout=self.options.timeout,
+            scripts_root=self.options.scripts_root, sandbox=self.options.sandbox,
+        )
+        outcome = run(job)
+        for _ in range(ATTEMPTS - 1):
+            if outcome.fault is None:
+                break
+            if broker is not None:
+                broker.delete_stale_vhosts()
+            outcome = run(job)
+        if broker is not None:
+            broker.delete_stale_vhosts()
+        return outcome
+
+    def _record(self, submission: Submission, key: str, status: str, results: Results,
+                seconds: float, note: str = "") -> Graded:
+        record = {"key": key, "status": status, "score": results.score,
+                  "max_score": results.max_score, "seconds": round(seconds, 1),
+                  "tool": tool_version(), "graded_at": datetime.now(UTC).isoformat(timespec="seconds"),
+                  "submission": str(submission.path), "note": note}
+        write_atomic(self.options.out / submission.name / "job.json",
+                     json.dumps(record, ensure_ascii=False, indent=2).encode())
+        return Graded(submission.name, status, results, seconds, False, note)
+
+    def _report_progress(self, result: Graded) -> None:
+        with self._lock:
+            self._done += 1
+            self._timed.append(result.seconds)
+            total = len(self.submissions)
+            elapsed = time.monotonic() - self._started
+            left = total - self._done
+            rate = elapsed / len(self._timed)
+            verdict = (f"{result.results.passed}/{len(result.results.tests)}"
+                       if result.status == GRADED else result.status)
+            self.options.progress(
+                f"[{self._done}/{total}] 경과 {_clock(elapsed)}, 남은 예상 {_clock(rate * left)}"
+                f" — {result.name}: {verdict}"
+            )
+
+
+def _clock(seconds: float) -> str:
+    seconds = round(seconds)
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def grades_csv(graded: list[Graded], labs: tuple[str, ...]) -> str:
+    """One row per student: status, score (empty unless it is a grade), then 1/0/E per id."""
+    ids = expected_ids(labs)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["student", "status", "score", "max_score", *ids])
+    cell = {"passed": "1", "failed": "0", "error": "E"}
+    for g in graded:
+        score = "" if g.status == FAULT else f"{g.results.score:g}"
+        row = [cell.get(g.results.tests[i].outcome, "E") if i in g.results.tests else ""
+               for i in ids]
+        writer.writerow([g.name, g.status, score, f"{g.results.max_score:g}", *row])
+    return out.getvalue()
+
+
+def run_batch(paths: Sequence[Path], options: BatchOptions) -> list[Graded]:
+    """Grade every submission, write grades.csv and report.html; returns the outcomes."""
+    submissions = collect(paths)
+    started = time.monotonic()
+    graded = Batch(submissions, options).run()
+    wall = time.monotonic() - started
+    write_atomic(options.out / "grades.csv", grades_csv(graded, options.labs).encode())
+    figures = class_report.Figures(
+        submissions=len(graded), regraded=sum(not g.reused for g in graded), jobs=options.jobs,
+        wall_seconds=wall, labs=options.labs, tool=tool_version(),
+        finished=datetime.now(UTC).astimezone().strftime("%Y-%m-%d %H:%M"),
+    )
+    rows = [class_report.Row(g.name, g.status, g.results, g.note) for g in graded]
+    write_atomic(options.out / "report.html", class_report.render(rows, figures).encode())
+    return graded

@@ -1,0 +1,210 @@
+"""One ``pytest grader`` run as a subprocess with a wall-clock limit, and what it left.
+
+The grader restores the lab root and kills its scripts itself; when it has to be killed (it
+overran its limit), the next grader's own crash recovery (``RunDir``) is run on its state dir
+so its scripts' process groups and snapshots never outlive it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from grader.classroom.results import Results, ResultsUnreadable, read_results
+from grader.classroom.version import REPO
+from grader.machinery.broker import Broker
+from grader.machinery.rundir import GraderBusy, RunDir
+
+SCOREBOARD_HEADER = "채점 결과 (grader scoreboard)"
+TERM_GRACE = 30.0  # seconds a grader gets to restore and clean up after SIGTERM
+
+
+@dataclass(frozen=True)
+class BrokerAccess:
+    """How a grader run reaches a broker it does not own (``--broker url``)."""
+
+    amqp_url: str
+    management_url: str
+    node: str | None
+    env: tuple[tuple[str, str], ...] = ()  # ERL_EPMD_PORT for a private node's rabbitmqctl
+
+    @classmethod
+    def of(cls, broker: Broker) -> BrokerAccess:
+        return cls(broker.amqp_url("/"), f"http://{broker.host}:{broker.mgmt_port}", broker.node,
+                   tuple(sorted(broker.ctl_env.items())))
+
+    def args(self) -> list[str]:
+        args = ["--broker", "url", "--amqp-url", self.amqp_url, "--management-url",
+                self.management_url]
+        return args + (["--rabbitmq-node", self.node] if self.node else [])
+
+
+@dataclass(frozen=True)
+class GraderRun:
+    lab_root: Path
+    fixtures: Path
+    state_dir: Path
+    results_json: Path
+    log: Path
+    labs: tuple[str, ...]
+    broker: BrokerAccess | None
+    timeout: float
+    scripts_root: Path | None = None  # needs the grader's sandbox (see sandbox_options)
+    sandbox: str | None = None
+
+    def argv(self) -> list[str]:
+        argv = [sys.executable, "-m", "pytest", "grader", "-q", "-p", "no:cacheprovider",
+                "--lab-root", str(self.lab_root), "--fixtures-dir", str(self.fixtures),
+                "--results-json", str(self.results_json), "--state-dir", str(self.state_dir)]
+        if len(self.labs) == 1:
+            argv += ["--lab", self.labs[0]]
+        if self.broker is not None:
+            argv += self.broker.args()
+        if self.scripts_root is not None:
+            argv += ["--scripts-root", str(self.scripts_root)]
+        if self.sandbox is not None:
+            argv += ["--sandbox", self.sandbox]
+        return argv
+
+
+@dataclass(frozen=True)
+class RunOutcome:
+    returncode: int | None  # None: killed at the wall-clock limit
+    seconds: float
+    results: Results | None
+    fault: str | None  # why this run is not a grade (None: it is one)
+    scoreboard: str
+
+
+def run(job: GraderRun) -> RunOutcome:
+    """Grade ``job.lab_root``; never raises for what the grader or the student's scripts do."""
+    job.results_json.unlink(missing_ok=True)
+    env = os.environ | dict(job.broker.env if job.broker else ()) | {"PYTHONDONTWRITEBYTECODE": "1"}
+    started = time.monotonic()
+    with job.log.open("wb") as log:
+        proc = subprocess.Popen(job.argv(), cwd=REPO, stdout=log, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL, env=env, start_new_session=True)
+        with _LIVE_LOCK:
+            _LIVE.add(proc)
+        returncode: int | None
+        try:
+            returncode = proc.wait(job.timeout)
+        except subprocess.TimeoutExpired:
+            _stop(proc)
+            returncode = None
+        except BaseException:  # Ctrl-C of the batch: leave nothing running
+            _stop(proc)
+            raise
+        finally:
+            with _LIVE_LOCK:
+                _LIVE.discard(proc)
+    seconds = time.monotonic() - started
+    recover(job.state_dir, job.lab_root)  # a no-op unless the grader was killed mid-run
+    text = job.log.read_text(errors="replace")
+    return _outcome(job, returncode, seconds, text)
+
+
+def _outcome(job: GraderRun, returncode: int | None, seconds: float, log: str) -> RunOutcome:
+    board = scoreboard_of(log)
+    if returncode is None:
+        return RunOutcome(None, seconds, None, f"grader overran its {job.timeout:.0f} s limit "
+                          "and was stopped", board)
+    try:
+        results = read_results(job.results_json)
+    except ResultsUnreadable as exc:
+        return RunOutcome(returncode, seconds, None,
+                          f"grader exit {returncode} without a results file ({exc}): "
+                          f"{log.strip()[-600:]}", board)
+    if returncode not in (0, 1):
+        fault = f"grader exit {returncode}: {log.strip()[-600:]}"
+    elif (returncode == 0) != results.all_passed and results.gradable:
+        fault = f"grader exit {returncode} disagrees with its results file"
+    elif not results.gradable:
+        fault = results.fault_text() or "the results file says it is not a grade"
+    else:
+        fault = None
+    return RunOutcome(returncode, seconds, results, fault, board or results.output)
+
+
+_LIVE: set[subprocess.Popen[bytes]] = set()  # grader runs going on in this process
+_LIVE_LOCK = threading.Lock()
+
+
+def stop_all() -> None:
+    """Stop every grader run still going (the batch was interrupted): each restores its lab
+    root on SIGTERM, and its thread then returns."""
+    with _LIVE_LOCK:
+        running = list(_LIVE)
+    for proc in running:
+        _stop(proc)
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    """SIGTERM the grader's process group (it restores the lab root on it), then SIGKILL."""
+    for sig, grace in ((signal.SIGTERM, TERM_GRACE), (signal.SIGKILL, 10.0)):
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, sig)
+        try:
+            proc.wait(grace)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+def recover(state_dir: Path, lab_root: Path) -> None:
+    """What a grader killed mid-run left (its scripts' process groups, snapshots, scratch) is
+    undone the way the next grader run would undo it."""
+    rundir = RunDir.for_lab_root(state_dir, lab_root.resolve())
+    try:
+        rundir.open()
+    except GraderBusy:
+        return
+    rundir.close()
+
+
+def scoreboard_of(log: str) -> str:
+    """The Korean scoreboard section of the grader's terminal output (up to its 합계 line)."""
+    lines = log.splitlines()
+    start = next((i for i, line in enumerate(lines) if SCOREBOARD_HEADER in line), None)
+    if start is None:
+        return ""
+    board = []
+    for line in lines[start + 1:]:
+        board.append(line)
+        if line.startswith("합계:"):
+            break
+    return "\n".join(board).strip() + "\n"
+
+
+@functools.cache
+def grader_options() -> frozenset[str]:
+    """The long options this grader's ``pytest grader`` accepts (for the coming --scripts-root
+    and --sandbox: used only once they exist)."""
+    help_text = subprocess.run([sys.executable, "-m", "pytest", "grader", "--help"], cwd=REPO,
+                               capture_output=True, text=True, timeout=120, check=False).stdout
+    return frozenset(word.split("=")[0].rstrip(",") for word in help_text.split()
+                     if word.startswith("--"))
+
+
+def sandbox_options(scripts_root: Path | None, sandbox: str) -> tuple[Path | None, str | None]:
+    """(--scripts-root, --sandbox) to pass, or an error when scripts must see another lab root
+    than the one graded and this grader has no sandbox to show it to them."""
+    if scripts_root is None:
+        return None, None
+    if not {"--scripts-root", "--sandbox"} <= grader_options() or sandbox == "none":
+        raise SystemExit(
+            f"--scripts-root {scripts_root}: the student's scripts can only see their copy at "
+            f"{scripts_root} inside the grader's namespace sandbox (pytest grader --sandbox), "
+            "which this grader does not have" + (" enabled" if sandbox == "none" else " yet")
+            + ". Without --scripts-root each copy is graded where it is unpacked: scripts that "
+            "honour LAB_ROOT are graded correctly, scripts that hard-code /root/q are not."
+        )
+    return scripts_root, sandbox

@@ -1,0 +1,80 @@
+"""A generated class: students whose work is a variant of the reference in each lab (correct
+alternatives and one-mistake mutants from tests/variants), laid out as lab roots by the
+walkthrough, handed in as packed files or folders.
+
+``roster`` and ``lay_out_student`` are the only places that know where variants come from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from grader.classroom.submission import pack
+from solutions.walkthrough import SOLUTIONS, walk_mq, walk_queue
+from tests.variants import mq as mq_variants
+from tests.variants import queue as queue_variants
+from tests.variants.variant import Variant
+
+Ctl = Callable[[Sequence[str], float], str]
+
+
+@dataclass(frozen=True)
+class Student:
+    name: str
+    queue: Variant
+    mq: Variant
+
+    def variant(self, lab: str) -> Variant:
+        return self.queue if lab == "queue" else self.mq
+
+
+def roster(size: int) -> list[Student]:
+    """``size`` students; every third is correct in both labs, the others carry one mistake in
+    one lab or both, drawn in turn from the catalogue of mutants (deterministic)."""
+    q_right, q_wrong = queue_variants.CORRECT, queue_variants.WRONG
+    m_right, m_wrong = mq_variants.CORRECT, mq_variants.WRONG
+    students = []
+    for i in range(size):
+        if i % 3 == 0:
+            q, m = q_right[i % len(q_right)], m_right[i % len(m_right)]
+        elif i % 3 == 1:
+            q, m = q_wrong[i % len(q_wrong)], m_right[(i + 1) % len(m_right)]
+        else:
+            q, m = q_right[(i + 1) % len(q_right)], m_wrong[i % len(m_wrong)]
+        students.append(Student(f"s{i + 1:02d}", q, m))
+    return students
+
+
+def lay_out_student(student: Student, lab_root: Path, fixtures: Path, ctl: Ctl | None,
+                    scratch: Path, labs: tuple[str, ...] = ("queue", "mq")) -> Path:
+    """The student's lab root after walking the lab steps with their solutions."""
+    if "queue" in labs:
+        solution = student.queue.lay_out(SOLUTIONS / "queue", scratch / "queue-solution")
+        walk_queue(lab_root, fixtures, solution)
+        if student.queue.tamper is not None:
+            student.queue.tamper(lab_root / "q")
+    if "mq" in labs:
+        solution = student.mq.lay_out(SOLUTIONS / "mq", scratch / "mq-solution")
+        walk_mq(lab_root, ctl, solution)
+        if student.mq.tamper is not None:
+            student.mq.tamper(lab_root / "eaimw" / "mq")
+    return lab_root
+
+
+def hand_in(students: list[Student], base: Path, fixtures: Path, ctl: Ctl | None,
+            labs: tuple[str, ...] = ("queue", "mq")) -> dict[str, Path]:
+    """Every student's submission under ``base/submissions``: odd ones packed, even ones as
+    folders (both forms a batch accepts). Returns name -> the lab root it was made from."""
+    roots = {}
+    for i, student in enumerate(students):
+        root = lay_out_student(student, base / "roots" / student.name, fixtures, ctl,
+                               base / "scratch" / student.name, labs)
+        if i % 2 == 0:
+            pack(root, base / "submissions" / f"{student.name}.tar.gz")
+        else:
+            (base / "submissions").mkdir(parents=True, exist_ok=True)
+            (base / "submissions" / student.name).symlink_to(root)
+        roots[student.name] = root
+    return roots

@@ -1,0 +1,34 @@
+"""What the class tools' self-tests check after every batch: nothing left running, the machine's
+own /root untouched."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from grader.machinery.snapshot import tree_digest
+
+MACHINE_ROOT = Path("/root")
+
+
+def root_state() -> tuple[str, str, frozenset[str]]:
+    """The machine's own lab folders and /root's top level (its caches are too big to hash)."""
+    return (tree_digest(MACHINE_ROOT / "q"), tree_digest(MACHINE_ROOT / "eaimw"),
+            frozenset(p.name for p in MACHINE_ROOT.iterdir()))
+
+
+def processes_under(*folders: Path) -> list[str]:
+    """Processes whose command line or working directory lies under one of ``folders``."""
+    marks = [str(f.resolve()) for f in folders]
+    found = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit() or int(proc.name) == os.getpid():
+            continue
+        try:
+            cmdline = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            cwd = os.readlink(proc / "cwd")
+        except OSError:
+            continue  # gone, or a kernel thread
+        if any(m in cmdline or cwd.startswith(m) for m in marks):
+            found.append(f"{proc.name}: {cmdline[:200]} (cwd {cwd})")
+    return found

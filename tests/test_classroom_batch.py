@@ -1,0 +1,217 @@
+"""Batch grading of queue submissions (no broker needed): verdicts equal solo verdicts, re-runs
+regrade only what changed, a refused or hanging submission stops nobody else, and nothing is
+left behind."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import signal
+import subprocess
+import sys
+import tarfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from fixtures.tree import FixtureTree
+from grader.classroom import batch as batch_module
+from grader.classroom import submission as submission_module
+from grader.classroom.batch import (
+    DEFAULT_TIMEOUT,
+    FAULT,
+    GRADED,
+    REFUSED,
+    BatchOptions,
+    Graded,
+    run_batch,
+)
+from grader.classroom.results import read_results
+from grader.classroom.runjob import grader_options
+from grader.classroom.version import REPO
+from tests.classgen import Student, hand_in
+from tests.classroom import processes_under, root_state
+from tests.grading import grade
+from tests.variants.mq import CORRECT as MQ_CORRECT
+from tests.variants.queue import CORRECT, WRONG
+
+pytestmark = pytest.mark.timeout(900)
+LABS = ("queue",)
+STUDENTS = [Student("kim", CORRECT[0], MQ_CORRECT[0]), Student("lee", WRONG[0], MQ_CORRECT[0]),
+            Student("park", CORRECT[1], MQ_CORRECT[0]), Student("choi", WRONG[1], MQ_CORRECT[0])]
+
+
+@pytest.fixture(scope="module")
+def handed_in(fixture_tree: FixtureTree, workdir: Callable[[str], Path]) -> tuple[Path, dict[str, Path]]:
+    base = workdir("class")
+    roots = hand_in(STUDENTS, base, fixture_tree.root, None, LABS)
+    hostile = base / "submissions" / "evil.tar.gz"
+    with tarfile.open(hostile, "w:gz") as tar:
+        info = tarfile.TarInfo("q/../../escaped")
+        tar.addfile(info, io.BytesIO(b""))
+    return base, roots
+
+
+def _options(out: Path, fixtures: Path, *, force: bool = False,
+             timeout: float = DEFAULT_TIMEOUT) -> BatchOptions:
+    return BatchOptions(out=out, labs=LABS, jobs=2, fixtures_dir=fixtures, force=force,
+                        timeout=timeout, progress=lambda line: None)
+
+
+def _statuses(g: Graded) -> dict[str, str]:
+    return {rid: t.outcome for rid, t in g.results.tests.items()}
+
+
+@pytest.fixture(scope="module")
+def first_run(handed_in: tuple[Path, dict[str, Path]], fixture_tree: FixtureTree
+              ) -> tuple[Path, list[Graded], tuple[object, ...]]:
+    base, _ = handed_in
+    before = root_state()
+    submissions = sorted((base / "submissions").iterdir())
+    graded = run_batch(submissions, _options(base / "out", fixture_tree.root))
+    return base / "out", graded, before
+
+
+def test_batch_verdicts_equal_solo_verdicts(first_run: tuple[Path, list[Graded], tuple[object, ...]],
+                                            handed_in: tuple[Path, dict[str, Path]],
+                                            fixture_tree: FixtureTree,
+                                            workdir: Callable[[str], Path]) -> None:
+    out, graded, _ = first_run
+    by_name = {g.name: g for g in graded}
+    for student in STUDENTS:
+        solo = grade(handed_in[1][student.name], fixture_tree.root, workdir("solo") / "state",
+                     lab="queue")
+        assert by_name[student.name].status == GRADED
+        assert _statuses(by_name[student.name]) == solo.statuses, student.name
+        if student.queue.rejected_on:
+            assert solo.statuses[student.queue.rejected_on] == "failed"
+        # What each student gets: results.json in Gradescope's format and the scoreboard.
+        results = read_results(out / student.name / "results.json")
+        assert results.gradable and set(results.tests) == set(solo.statuses)
+        assert "합계:" in (out / student.name / "scoreboard.txt").read_text()
+
+
+def test_one_bad_submission_stops_nobody(first_run: tuple[Path, list[Graded], tuple[object, ...]]
+                                         ) -> None:
+    out, graded, _ = first_run
+    evil = next(g for g in graded if g.name == "evil")
+    assert evil.status == REFUSED and "../" in evil.note
+    assert {g.status for g in graded if g.name != "evil"} == {GRADED}
+    assert not (out.parent / "escaped").exists() and not (out / "escaped").exists()
+
+
+def test_grades_csv_and_report(first_run: tuple[Path, list[Graded], tuple[object, ...]]) -> None:
+    out, graded, _ = first_run
+    rows = {r["student"]: r for r in csv.DictReader((out / "grades.csv").open())}
+    assert set(rows) == {g.name for g in graded}
+    lee = next(g for g in graded if g.name == "lee")
+    assert rows["lee"]["score"] == f"{lee.results.score:g}"
+    assert rows["lee"][WRONG[0].rejected_on or ""] == "0" and rows["kim"]["Q1.1"] == "1"
+    assert rows["evil"]["status"] == REFUSED and rows["evil"]["score"] == "0"
+    page = (out / "report.html").read_text()
+    assert "학급 채점 보고서" in page and "evil" in page.split('id="refused"')[1]
+
+
+def test_nothing_left_behind(first_run: tuple[Path, list[Graded], tuple[object, ...]],
+                             handed_in: tuple[Path, dict[str, Path]]) -> None:
+    out, _, before = first_run
+    assert not processes_under(out, handed_in[0])
+    assert not (out / ".work").exists()
+    assert root_state() == before
+
+
+def test_rerun_regrades_only_what_changed(first_run: tuple[Path, list[Graded], tuple[object, ...]],
+                                          handed_in: tuple[Path, dict[str, Path]],
+                                          fixture_tree: FixtureTree) -> None:
+    out, _, _ = first_run
+    base, roots = handed_in
+    submissions = sorted((base / "submissions").iterdir())
+    record = (out / "kim" / "job.json").read_bytes()
+    again = run_batch(submissions, _options(out, fixture_tree.root))
+    assert all(g.reused for g in again)
+    assert (out / "kim" / "job.json").read_bytes() == record
+    with (roots["lee"] / "q" / "dup.txt").open("a") as dup:  # lee hands in a folder: edit it
+        dup.write("one more line\n")
+    changed = run_batch(submissions, _options(out, fixture_tree.root))
+    assert [g.name for g in changed if not g.reused] == ["lee"]
+
+
+def test_force_regrades_everything(first_run: tuple[Path, list[Graded], tuple[object, ...]],
+                                   handed_in: tuple[Path, dict[str, Path]],
+                                   fixture_tree: FixtureTree) -> None:
+    out, _, _ = first_run
+    submissions = sorted((handed_in[0] / "submissions").iterdir())
+    forced = run_batch(submissions, _options(out, fixture_tree.root, force=True))
+    assert not any(g.reused for g in forced)
+
+
+def test_a_hanging_grade_is_stopped_and_is_not_a_score(handed_in: tuple[Path, dict[str, Path]],
+                                                       fixture_tree: FixtureTree,
+                                                       workdir: Callable[[str], Path]) -> None:
+    out = workdir("hang") / "out"
+    kim = handed_in[0] / "submissions" / "kim.tar.gz"
+    graded = run_batch([kim], _options(out, fixture_tree.root, timeout=1.5))
+    assert graded[0].status == FAULT and "limit" in graded[0].note
+    results = json.loads((out / "kim" / "results.json").read_text())
+    assert results["extra_data"]["gradable"] is False
+    assert {t["extra_data"]["outcome"] for t in results["tests"]} == {"error"}
+    row = next(csv.DictReader((out / "grades.csv").open()))
+    assert row["status"] == FAULT and row["score"] == ""
+    assert not processes_under(out)
+    # A grader fault is never reused: the next run grades it again.
+    again = run_batch([kim], _options(out, fixture_tree.root))
+    assert again[0].status == GRADED and not again[0].reused
+
+
+def test_the_graders_options_are_read_from_its_help() -> None:
+    options = grader_options()
+    assert {"--lab-root", "--results-json", "--state-dir", "--broker"} <= options
+
+
+def test_scripts_root_needs_the_sandbox(tmp_path: Path) -> None:
+    run = subprocess.run([sys.executable, "-m", "grader", "batch", str(tmp_path), "--out",
+                          str(tmp_path / "out"), "--scripts-root", "/root", "--sandbox", "none"],
+                         cwd=REPO, capture_output=True, text=True, timeout=120, check=False)
+    assert run.returncode != 0 and "sandbox" in run.stderr and "LAB_ROOT" in run.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_an_interrupted_batch_leaves_nothing_running(handed_in: tuple[Path, dict[str, Path]],
+                                                     fixture_tree: FixtureTree,
+                                                     workdir: Callable[[str], Path]) -> None:
+    out = workdir("interrupted") / "out"
+    submissions = [str(p) for p in sorted((handed_in[0] / "submissions").iterdir())]
+    batch = subprocess.Popen([sys.executable, "-m", "grader", "batch", *submissions, "--out",
+                              str(out), "--lab", "queue", "--jobs", "2", "--fixtures-dir",
+                              str(fixture_tree.root)], cwd=REPO, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not list(out.glob(".work/*/state")) and time.monotonic() < deadline:
+        time.sleep(0.1)  # until a grader runs
+    assert list(out.glob(".work/*/state")), "no grader started"
+    batch.send_signal(signal.SIGINT)
+    _, err = batch.communicate(timeout=120)
+    assert batch.returncode != 0, err
+    assert not processes_under(out), err
+    assert not (out / ".work").exists()
+
+
+def test_an_unexpected_failure_is_that_students_alone(handed_in: tuple[Path, dict[str, Path]],
+                                                      fixture_tree: FixtureTree,
+                                                      workdir: Callable[[str], Path],
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    real = submission_module.lay_out
+
+    def lay_out(submission: Path, dest: Path) -> submission_module.Manifest:
+        if submission.name == "lee":
+            raise OSError(28, "No space left on device")
+        return real(submission, dest)
+
+    monkeypatch.setattr(batch_module, "lay_out", lay_out)
+    subs = handed_in[0] / "submissions"
+    graded = run_batch([subs / "kim.tar.gz", subs / "lee"],
+                       _options(workdir("unexpected") / "out", fixture_tree.root))
+    assert [(g.name, g.status) for g in graded] == [("kim", GRADED), ("lee", FAULT)]
+    assert "No space left" in graded[1].note

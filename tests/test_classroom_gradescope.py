@@ -1,0 +1,130 @@
+"""The Gradescope bundle: its two scripts run locally against a temporary tree laid out like
+/autograder (setup.sh installs the grader into a virtualenv, run_autograder grades a packed
+submission in student mode), and a grader fault never becomes a score."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import stat
+import subprocess
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from fixtures.tree import FixtureTree
+from grader.catalogue import CATALOGUE
+from grader.classroom.gradescope import build_bundle, unpack_bundle
+from grader.classroom.single import GRADER_FAULT, SingleOptions, grade
+from grader.classroom.submission import pack
+from solutions.walkthrough import walk_mq, walk_queue
+from tests.classroom import processes_under, root_state
+from tests.conftest import SharedBroker
+
+pytestmark = pytest.mark.timeout(1200)
+
+
+def test_bundle_has_the_two_scripts_at_its_root_and_the_grader(tmp_path: Path) -> None:
+    names = build_bundle(tmp_path / "autograder.zip")
+    with zipfile.ZipFile(tmp_path / "autograder.zip") as zf:
+        modes = {i.filename: (i.external_attr >> 16) & 0o777 for i in zf.infolist()}
+    assert modes["setup.sh"] & 0o111 and modes["run_autograder"] & 0o111
+    assert {"conftest.py", "pyproject.toml", "grader/plugin.py", "fixtures/files/mq-up.sh",
+            "solutions/walkthrough.py"} <= set(names)
+    assert not [n for n in names if "__pycache__" in n or n.startswith("tests/")]
+    build_bundle(tmp_path / "again.zip")  # the same source gives the same bytes
+    assert (tmp_path / "again.zip").read_bytes() == (tmp_path / "autograder.zip").read_bytes()
+
+
+@pytest.fixture(scope="module")
+def autograder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """/autograder after Gradescope built the image: source unzipped, setup.sh run."""
+    base = tmp_path_factory.mktemp("gradescope")
+    build_bundle(base / "autograder.zip")
+    ag = base / "autograder"
+    unpack_bundle(base / "autograder.zip", ag / "source")
+    env = os.environ | {"AUTOGRADER_ROOT": str(ag)}
+    env.pop("VIRTUAL_ENV", None)
+    setup = subprocess.run(["bash", str(ag / "source" / "setup.sh")], cwd=ag, env=env,
+                           capture_output=True, text=True, timeout=900, check=False)
+    assert setup.returncode == 0, setup.stdout[-3000:] + setup.stderr[-3000:]
+    assert "eai-lab-grader" in setup.stdout  # the installed grader answers --version
+    shutil.copy2(ag / "source" / "run_autograder", ag / "run_autograder")  # as Gradescope does
+    return ag
+
+
+def _run_autograder(ag: Path, lab_root: Path) -> subprocess.CompletedProcess[str]:
+    env = os.environ | {"AUTOGRADER_ROOT": str(ag), "GRADER_LAB_ROOT": str(lab_root)}
+    return subprocess.run([str(ag / "run_autograder")], cwd=ag, env=env, capture_output=True,
+                          text=True, timeout=900, check=False)
+
+
+def test_run_autograder_grades_a_packed_submission(autograder: Path, fixture_tree: FixtureTree,
+                                                  shared_broker: SharedBroker,
+                                                  tmp_path: Path) -> None:
+    student = tmp_path / "pod"
+    walk_queue(student, fixture_tree.root)
+    walk_mq(student, shared_broker.broker.ctl)
+    (autograder / "submission").mkdir()
+    pack(student, autograder / "submission" / "kim.tar.gz")
+    before = root_state()
+    run = _run_autograder(autograder, tmp_path / "container-root")
+    assert not processes_under(autograder, tmp_path)
+    assert root_state() == before
+    results = json.loads((autograder / "results" / "results.json").read_text())
+    log = run.stdout[-4000:] + run.stderr[-2000:]
+    assert run.returncode == 0, log
+    assert [t["number"] for t in results["tests"]] == list(CATALOGUE)
+    assert all(t["status"] == "passed" and t["score"] == t["max_score"] for t in results["tests"])
+    assert results["score"] == len(CATALOGUE)
+    assert results["output_format"] == "md" and "채점 결과: 53/53 통과" in results["output"]
+    assert results["extra_data"]["gradable"] is True
+    first = results["tests"][0]
+    assert first["tags"] == ["queue", "queue-step1"] and first["visibility"] == "visible"
+    assert first["output_format"] == "md"
+    # The submission was laid out where its scripts expect it (/root in the container).
+    assert (tmp_path / "container-root" / "q" / "consume.py").is_file()
+    assert (tmp_path / "container-root" / "eaimw" / "mq" / "status.txt").is_file()
+
+
+def test_files_uploaded_as_folders_are_graded_too(autograder: Path, fixture_tree: FixtureTree,
+                                                  tmp_path: Path) -> None:
+    shutil.rmtree(autograder / "submission", ignore_errors=True)
+    walk_queue(autograder / "submission", fixture_tree.root)  # q/ only: mq is not handed in
+    run = _run_autograder(autograder, tmp_path / "container-root")
+    results = json.loads((autograder / "results" / "results.json").read_text())
+    outcomes = {t["number"]: t["extra_data"]["outcome"] for t in results["tests"]}
+    assert run.returncode == 1, run.stdout[-3000:]
+    assert {o for r, o in outcomes.items() if r.startswith("Q")} == {"passed"}
+    # M1.3 looks at the live node, here the autograder's own: see the README's away-from-pod note.
+    assert {o for r, o in outcomes.items() if r.startswith("M") and r != "M1.3"} == {"failed"}
+    assert results["extra_data"]["gradable"] is True
+
+
+def test_a_grader_fault_is_withheld_not_scored(fixture_tree: FixtureTree, tmp_path: Path) -> None:
+    walk_queue(tmp_path / "upload", fixture_tree.root)
+    results = tmp_path / "results" / "results.json"
+    results.parent.mkdir()
+    code = grade(tmp_path / "upload", SingleOptions(
+        lab_root=tmp_path / "root", results_json=results, labs=("queue",),
+        fixtures_dir=fixture_tree.root, withhold_faults=True, timeout=1.0))
+    assert code == GRADER_FAULT
+    assert not results.exists()  # Gradescope then shows a failed run, never 0 points
+    kept = json.loads((results.parent / "results.grader-error.json").read_text())
+    assert kept["extra_data"]["gradable"] is False and kept["extra_data"]["grader_errors"]
+    assert stat.S_ISDIR((tmp_path / "root" / "q").stat().st_mode)
+
+
+def test_a_harness_failure_is_reported_as_a_fault(fixture_tree: FixtureTree, tmp_path: Path) -> None:
+    walk_queue(tmp_path / "upload", fixture_tree.root)
+    (tmp_path / "no-fixtures").mkdir()
+    results = tmp_path / "results.json"
+    code = grade(tmp_path / "upload", SingleOptions(
+        lab_root=tmp_path / "root", results_json=results, labs=("queue",),
+        fixtures_dir=tmp_path / "no-fixtures"))
+    data = json.loads(results.read_text())
+    assert code == GRADER_FAULT and data["extra_data"]["gradable"] is False
+    assert "fixture tree" in data["extra_data"]["grader_errors"][0]
+    assert {t["extra_data"]["outcome"] for t in data["tests"]} == {"error"}
