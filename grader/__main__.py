@@ -1,9 +1,9 @@
 """``python -m grader``: the class tools around ``pytest grader``.
 
-    python -m grader pack --lab-root /root -o FILE.tar.gz
-    python -m grader batch SUBMISSION... --out DIR [--jobs N] [--lab queue|mq] [--force]
-    python -m grader grade SUBMISSION --lab-root /root --results-json F [--markdown F]
-    python -m grader gradescope -o autograder.zip
+python -m grader pack --lab-root /root -o FILE.tar.gz
+python -m grader batch SUBMISSION... --out DIR [--jobs N] [--lab queue|mq] [--force]
+python -m grader grade SUBMISSION --lab-root /root --results-json F [--markdown F]
+python -m grader gradescope -o autograder.zip
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from grader.classroom.version import tool_version
-from grader.config import LABS
+from grader.labs import LAB_NAMES as LABS
 
 
 def _labs(lab: str | None) -> tuple[str, ...]:
@@ -39,16 +39,21 @@ def cmd_batch(args: argparse.Namespace) -> int:
 
     scripts_root, sandbox = sandbox_options(args.scripts_root, args.sandbox)
     options = BatchOptions(
-        out=args.out, labs=_labs(args.lab), jobs=args.jobs or default_jobs(_labs(args.lab)),
-        timeout=args.timeout, force=args.force, fixtures_dir=args.fixtures_dir,
+        out=args.out,
+        labs=_labs(args.lab),
+        jobs=args.jobs or default_jobs(_labs(args.lab)),
+        timeout=args.timeout,
+        force=args.force,
+        fixtures_dir=args.fixtures_dir,
         broker=ExternalBroker(args.amqp_url, args.management_url, args.rabbitmq_node)
-        if args.amqp_url else None,
-        scripts_root=scripts_root, sandbox=sandbox,
+        if args.amqp_url
+        else None,
+        scripts_root=scripts_root,
+        sandbox=sandbox,
     )
     graded = run_batch(args.submissions, options)
     faults = [g.name for g in graded if g.status == FAULT]
-    print(f"batch: {len(graded)} submissions → {args.out / 'grades.csv'}, "
-          f"{args.out / 'report.html'}")
+    print(f"batch: {len(graded)} submissions → {args.out / 'grades.csv'}, {args.out / 'report.html'}")
     if faults:
         print(f"batch: grader errors (not grades; rerun): {', '.join(faults)}", file=sys.stderr)
         return 1
@@ -58,11 +63,17 @@ def cmd_batch(args: argparse.Namespace) -> int:
 def cmd_grade(args: argparse.Namespace) -> int:
     from grader.classroom.single import SingleOptions, grade
 
-    return grade(args.submission, SingleOptions(
-        lab_root=args.lab_root, results_json=args.results_json, labs=_labs(args.lab),
-        markdown=args.markdown, fixtures_dir=args.fixtures_dir,
-        withhold_faults=args.grader_fault == "withhold",
-    ))
+    return grade(
+        args.submission,
+        SingleOptions(
+            lab_root=args.lab_root,
+            results_json=args.results_json,
+            labs=_labs(args.lab),
+            markdown=args.markdown,
+            fixtures_dir=args.fixtures_dir,
+            withhold_faults=args.grader_fault == "withhold",
+        ),
+    )
 
 
 def cmd_gradescope(args: argparse.Namespace) -> int:
@@ -84,37 +95,60 @@ def parser() -> argparse.ArgumentParser:
     pack.set_defaults(func=cmd_pack)
 
     batch = sub.add_parser("batch", help="grade every submission of a class")
-    batch.add_argument("submissions", type=Path, nargs="+",
-                       help="packed files, or folders holding q/ and/or eaimw/mq/")
+    batch.add_argument(
+        "submissions", type=Path, nargs="+", help="packed files, or folders holding q/ and/or eaimw/mq/"
+    )
     batch.add_argument("--out", type=Path, required=True)
-    batch.add_argument("--jobs", type=int, help="submissions graded at once (default: one "
-                       "per two CPU cores with the mq lab, one per core for queue alone)")
+    batch.add_argument(
+        "--jobs",
+        type=int,
+        help="submissions graded at once (default: one "
+        "per two CPU cores with the mq lab, one per core for queue alone)",
+    )
     batch.add_argument("--lab", choices=LABS)
     batch.add_argument("--force", action="store_true", help="regrade unchanged submissions too")
-    batch.add_argument("--timeout", type=float, default=300.0,
-                       help="wall-clock limit of one submission's grade, seconds (300)")
+    batch.add_argument(
+        "--timeout",
+        type=float,
+        default=300.0,
+        help="wall-clock limit of one submission's grade, seconds (300)",
+    )
     batch.add_argument("--fixtures-dir", type=Path, help="default: built fresh")
-    batch.add_argument("--scripts-root", type=Path, help="where the students' scripts see "
-                       "their lab root (e.g. /root); needs the grader's namespace sandbox")
+    batch.add_argument(
+        "--scripts-root",
+        type=Path,
+        help="where the students' scripts see "
+        "their lab root (e.g. /root); needs the grader's namespace sandbox",
+    )
     batch.add_argument("--sandbox", choices=("auto", "namespace", "none"), default="auto")
-    batch.add_argument("--amqp-url", help="use this broker (administrator rights) instead of "
-                       "starting a private one")
+    batch.add_argument(
+        "--amqp-url", help="use this broker (administrator rights) instead of starting a private one"
+    )
     batch.add_argument("--management-url")
     batch.add_argument("--rabbitmq-node")
     batch.set_defaults(func=cmd_batch)
 
-    grade = sub.add_parser("grade", help="grade one submission on a machine made for it "
-                           "(Gradescope, GitHub Actions)")
+    grade = sub.add_parser(
+        "grade", help="grade one submission on a machine made for it (Gradescope, GitHub Actions)"
+    )
     grade.add_argument("submission", type=Path)
-    grade.add_argument("--lab-root", type=Path, required=True,
-                       help="where to lay the submission out; q/ and eaimw/mq/ must not exist")
+    grade.add_argument(
+        "--lab-root",
+        type=Path,
+        required=True,
+        help="where to lay the submission out; q/ and eaimw/mq/ must not exist",
+    )
     grade.add_argument("--results-json", type=Path, required=True)
     grade.add_argument("--markdown", type=Path, help="append the scoreboard as Markdown here")
     grade.add_argument("--lab", choices=LABS)
     grade.add_argument("--fixtures-dir", type=Path, help="default: built fresh")
-    grade.add_argument("--grader-fault", choices=("report", "withhold"), default="report",
-                       help="on a grader fault: results.json says so (report), or is not "
-                       "written at all (withhold: Gradescope shows a failed run, not 0 points)")
+    grade.add_argument(
+        "--grader-fault",
+        choices=("report", "withhold"),
+        default="report",
+        help="on a grader fault: results.json says so (report), or is not "
+        "written at all (withhold: Gradescope shows a failed run, not 0 points)",
+    )
     grade.set_defaults(func=cmd_grade)
 
     bundle = sub.add_parser("gradescope", help="build the Gradescope autograder bundle")

@@ -77,6 +77,15 @@ class Catalogue:
     def __iter__(self) -> Iterator[str]:
         return iter(self._by_id)
 
+    def __len__(self) -> int:
+        return len(self._by_id)
+
+    def values(self) -> list[Requirement]:
+        return list(self._by_id.values())
+
+    def items(self) -> list[tuple[str, Requirement]]:
+        return list(self._by_id.items())
+
     def order(self, rid: str) -> int:
         return list(self._by_id).index(rid)
 

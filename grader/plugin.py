@@ -17,21 +17,16 @@ from types import FrameType
 
 import pytest
 
-from grader.catalogue import Catalogue
 from grader.config import GraderConfig, add_options
+from grader.labs import CATALOGUE, LAB_NAMES
 from grader.mq import scenarios as mq_scenarios
-from grader.mq.catalogue import MQ
 from grader.mq.lab import MqLab
 from grader.queue import scenarios as queue_scenarios
-from grader.queue.catalogue import QUEUE
 from grader.queue.lab import QueueLab
 from grader.report import ResultBook, scoreboard, write_results
 from grader.session import Grading
 from grader.verdict import Check, Missing, StudentFailure
 from solutions import walkthrough
-
-LABS = (QUEUE, MQ)
-CATALOGUE = Catalogue(LABS)
 
 CONFIG = pytest.StashKey[GraderConfig]()
 BOOK = pytest.StashKey[ResultBook]()
@@ -40,7 +35,7 @@ REQ = pytest.StashKey[str]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    add_options(parser, labs=tuple(CATALOGUE.labs))
+    add_options(parser, labs=LAB_NAMES)
 
 
 def _terminate(signum: int, frame: FrameType | None) -> None:
@@ -51,7 +46,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "req(id): the requirement id a grader check asserts")
     for module in (queue_scenarios, mq_scenarios):  # scenarios are fixtures of their own names
         config.pluginmanager.register(module, module.__name__)
-    config.stash[CONFIG] = GraderConfig.from_pytest(config, labs=tuple(CATALOGUE.labs))
+    config.stash[CONFIG] = GraderConfig.from_pytest(config, labs=LAB_NAMES)
     config.stash[BOOK] = ResultBook(CATALOGUE)
     config.stash[STARTED] = time.monotonic()
     signal.signal(signal.SIGTERM, _terminate)
@@ -217,7 +212,11 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         book.faults.append(f"채점 항목을 모으지 못했습니다(pytest exit {int(exitstatus)})")
     if grader_config.results_json is not None:
         write_results(
-            book, grader_config.results_json, time.monotonic() - config.stash[STARTED], _where(grader_config)
+            book,
+            grader_config.results_json,
+            time.monotonic() - config.stash[STARTED],
+            _where(grader_config),
+            {"seed": grader_config.seed},
         )
     if book.outcomes and not book.all_passed and session.exitstatus == 0:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED

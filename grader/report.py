@@ -89,6 +89,9 @@ class ResultBook:
             and all(o.status == PASSED for o in self.outcomes.values())
         )
 
+    def first_error_line(self, rid: str) -> str:
+        return (self.outcomes[rid].error.strip().splitlines() or [""])[0]
+
     @property
     def grader_errors(self) -> list[str]:
         return [o.requirement.id for o in self.ordered() if o.status in (ERROR, NOT_RUN)]
@@ -138,7 +141,9 @@ def scoreboard(book: ResultBook, header: str) -> list[str]:
     return lines
 
 
-def results(book: ResultBook, seconds: float, header: str) -> dict[str, Any]:
+def results(
+    book: ResultBook, seconds: float, header: str, extra: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """Gradescope's results format: one test per requirement id, its name starting with the id.
 
     A grader error is never a silent zero: the test says 채점기 오류, the top-level output
@@ -156,7 +161,13 @@ def results(book: ResultBook, seconds: float, header: str) -> dict[str, Any]:
             "output_format": "md",
             "tags": [o.requirement.lab, f"{o.requirement.lab}-step{o.requirement.step}"],
             "visibility": "visible",
-            "extra_data": {"outcome": o.status, "lab": o.requirement.lab, "step": o.requirement.step},
+            "extra_data": {
+                "outcome": o.status,
+                "lab": o.requirement.lab,
+                "step": o.requirement.step,
+                "seen": o.finding.seen if o.finding else None,  # the 관찰 line, for class reports
+                "blocked_by": o.blocked_by,
+            },
         }
         for o in book.ordered()
     ]
@@ -178,13 +189,19 @@ def results(book: ResultBook, seconds: float, header: str) -> dict[str, Any]:
         "visibility": "visible",
         "stdout_visibility": "hidden",
         "extra_data": {
-            "gradable": not errors and not book.faults,
-            "grader_errors": errors,
+            # A score means something only when every id got a verdict and nothing else failed.
+            "gradable": bool(tests) and not errors and not book.faults,
+            "grader_errors": [*book.faults, *(f"{rid}: {book.first_error_line(rid)}" for rid in errors)],
             "faults": book.faults,
+            "labs": sorted({t["extra_data"]["lab"] for t in tests}),
+            **(extra or {}),
         },
         "tests": tests,
     }
 
 
-def write_results(book: ResultBook, path: Path, seconds: float, header: str) -> None:
-    write_atomic(path, json.dumps(results(book, seconds, header), ensure_ascii=False, indent=2).encode())
+def write_results(
+    book: ResultBook, path: Path, seconds: float, header: str, extra: dict[str, Any] | None = None
+) -> None:
+    data = results(book, seconds, header, extra)
+    write_atomic(path, json.dumps(data, ensure_ascii=False, indent=2).encode())

@@ -7,17 +7,12 @@ walkthrough, handed in as packed files or folders.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from grader.classroom.submission import pack
-from solutions.walkthrough import SOLUTIONS, walk_mq, walk_queue
-from tests.variants import mq as mq_variants
-from tests.variants import queue as queue_variants
-from tests.variants.variant import Variant
-
-Ctl = Callable[[Sequence[str], float], str]
+from solutions.walkthrough import walk_mq, walk_queue
+from tests.variants.variant import Variant, variants
 
 
 @dataclass(frozen=True)
@@ -33,8 +28,8 @@ class Student:
 def roster(size: int) -> list[Student]:
     """``size`` students; every third is correct in both labs, the others carry one mistake in
     one lab or both, drawn in turn from the catalogue of mutants (deterministic)."""
-    q_right, q_wrong = queue_variants.CORRECT, queue_variants.WRONG
-    m_right, m_wrong = mq_variants.CORRECT, mq_variants.WRONG
+    q_right, q_wrong = split("queue")
+    m_right, m_wrong = split("mq")
     students = []
     for i in range(size):
         if i % 3 == 0:
@@ -47,30 +42,45 @@ def roster(size: int) -> list[Student]:
     return students
 
 
-def lay_out_student(student: Student, lab_root: Path, fixtures: Path, ctl: Ctl | None,
-                    scratch: Path, labs: tuple[str, ...] = ("queue", "mq")) -> Path:
-    """The student's lab root after walking the lab steps with their solutions."""
+def split(lab: str) -> tuple[list[Variant], list[Variant]]:
+    """The lab's correct alternatives and its one-mistake variants."""
+    every = variants(lab)
+    return [v for v in every if v.correct], [v for v in every if not v.correct]
+
+
+def lay_out_student(
+    student: Student,
+    lab_root: Path,
+    fixtures: Path,
+    status: str | None,
+    scratch: Path,
+    labs: tuple[str, ...] = ("queue", "mq"),
+) -> Path:
+    """The student's lab root after walking the lab steps with their solutions (``status``:
+    `rabbitmqctl status` of a node started by mq-up.sh, for step 1's status.txt)."""
     if "queue" in labs:
-        solution = student.queue.lay_out(SOLUTIONS / "queue", scratch / "queue-solution")
-        walk_queue(lab_root, fixtures, solution)
-        if student.queue.tamper is not None:
-            student.queue.tamper(lab_root / "q")
+        walk_queue(lab_root, fixtures, student.queue.lay_out(scratch / "queue-solution"))
+        student.queue.after_walk(lab_root / "q")
     if "mq" in labs:
-        solution = student.mq.lay_out(SOLUTIONS / "mq", scratch / "mq-solution")
-        walk_mq(lab_root, ctl, solution)
-        if student.mq.tamper is not None:
-            student.mq.tamper(lab_root / "eaimw" / "mq")
+        walk_mq(lab_root, status, student.mq.lay_out(scratch / "mq-solution"))
+        student.mq.after_walk(lab_root / "eaimw" / "mq")
     return lab_root
 
 
-def hand_in(students: list[Student], base: Path, fixtures: Path, ctl: Ctl | None,
-            labs: tuple[str, ...] = ("queue", "mq")) -> dict[str, Path]:
+def hand_in(
+    students: list[Student],
+    base: Path,
+    fixtures: Path,
+    status: str | None,
+    labs: tuple[str, ...] = ("queue", "mq"),
+) -> dict[str, Path]:
     """Every student's submission under ``base/submissions``: odd ones packed, even ones as
     folders (both forms a batch accepts). Returns name -> the lab root it was made from."""
     roots = {}
     for i, student in enumerate(students):
-        root = lay_out_student(student, base / "roots" / student.name, fixtures, ctl,
-                               base / "scratch" / student.name, labs)
+        root = lay_out_student(
+            student, base / "roots" / student.name, fixtures, status, base / "scratch" / student.name, labs
+        )
         if i % 2 == 0:
             pack(root, base / "submissions" / f"{student.name}.tar.gz")
         else:

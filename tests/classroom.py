@@ -13,8 +13,11 @@ MACHINE_ROOT = Path("/root")
 
 def root_state() -> tuple[str, str, frozenset[str]]:
     """The machine's own lab folders and /root's top level (its caches are too big to hash)."""
-    return (tree_digest(MACHINE_ROOT / "q"), tree_digest(MACHINE_ROOT / "eaimw"),
-            frozenset(p.name for p in MACHINE_ROOT.iterdir()))
+    return (
+        tree_digest(MACHINE_ROOT / "q"),
+        tree_digest(MACHINE_ROOT / "eaimw"),
+        frozenset(p.name for p in MACHINE_ROOT.iterdir()),
+    )
 
 
 def processes_under(*folders: Path) -> list[str]:

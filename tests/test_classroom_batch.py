@@ -32,16 +32,21 @@ from grader.classroom.batch import (
 from grader.classroom.results import read_results
 from grader.classroom.runjob import grader_options
 from grader.classroom.version import REPO
-from tests.classgen import Student, hand_in
+from tests.classgen import Student, hand_in, split
 from tests.classroom import processes_under, root_state
 from tests.grading import grade
-from tests.variants.mq import CORRECT as MQ_CORRECT
-from tests.variants.queue import CORRECT, WRONG
+
+CORRECT, WRONG = split("queue")
+MQ_CORRECT, _ = split("mq")
 
 pytestmark = pytest.mark.timeout(900)
 LABS = ("queue",)
-STUDENTS = [Student("kim", CORRECT[0], MQ_CORRECT[0]), Student("lee", WRONG[0], MQ_CORRECT[0]),
-            Student("park", CORRECT[1], MQ_CORRECT[0]), Student("choi", WRONG[1], MQ_CORRECT[0])]
+STUDENTS = [
+    Student("kim", CORRECT[0], MQ_CORRECT[0]),
+    Student("lee", WRONG[0], MQ_CORRECT[0]),
+    Student("park", CORRECT[1], MQ_CORRECT[0]),
+    Student("choi", WRONG[1], MQ_CORRECT[0]),
+]
 
 
 @pytest.fixture(scope="module")
@@ -55,10 +60,18 @@ def handed_in(fixture_tree: FixtureTree, workdir: Callable[[str], Path]) -> tupl
     return base, roots
 
 
-def _options(out: Path, fixtures: Path, *, force: bool = False,
-             timeout: float = DEFAULT_TIMEOUT) -> BatchOptions:
-    return BatchOptions(out=out, labs=LABS, jobs=2, fixtures_dir=fixtures, force=force,
-                        timeout=timeout, progress=lambda line: None)
+def _options(
+    out: Path, fixtures: Path, *, force: bool = False, timeout: float = DEFAULT_TIMEOUT
+) -> BatchOptions:
+    return BatchOptions(
+        out=out,
+        labs=LABS,
+        jobs=2,
+        fixtures_dir=fixtures,
+        force=force,
+        timeout=timeout,
+        progress=lambda line: None,
+    )
 
 
 def _statuses(g: Graded) -> dict[str, str]:
@@ -66,8 +79,9 @@ def _statuses(g: Graded) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def first_run(handed_in: tuple[Path, dict[str, Path]], fixture_tree: FixtureTree
-              ) -> tuple[Path, list[Graded], tuple[object, ...]]:
+def first_run(
+    handed_in: tuple[Path, dict[str, Path]], fixture_tree: FixtureTree
+) -> tuple[Path, list[Graded], tuple[object, ...]]:
     base, _ = handed_in
     before = root_state()
     submissions = sorted((base / "submissions").iterdir())
@@ -75,27 +89,26 @@ def first_run(handed_in: tuple[Path, dict[str, Path]], fixture_tree: FixtureTree
     return base / "out", graded, before
 
 
-def test_batch_verdicts_equal_solo_verdicts(first_run: tuple[Path, list[Graded], tuple[object, ...]],
-                                            handed_in: tuple[Path, dict[str, Path]],
-                                            fixture_tree: FixtureTree,
-                                            workdir: Callable[[str], Path]) -> None:
+def test_batch_verdicts_equal_solo_verdicts(
+    first_run: tuple[Path, list[Graded], tuple[object, ...]],
+    handed_in: tuple[Path, dict[str, Path]],
+    fixture_tree: FixtureTree,
+    workdir: Callable[[str], Path],
+) -> None:
     out, graded, _ = first_run
     by_name = {g.name: g for g in graded}
     for student in STUDENTS:
-        solo = grade(handed_in[1][student.name], fixture_tree.root, workdir("solo") / "state",
-                     lab="queue")
+        solo = grade(handed_in[1][student.name], fixture_tree.root, workdir("solo") / "state", lab="queue")
         assert by_name[student.name].status == GRADED
         assert _statuses(by_name[student.name]) == solo.statuses, student.name
-        if student.queue.rejected_on:
-            assert solo.statuses[student.queue.rejected_on] == "failed"
+        assert all(solo.statuses[rid] == "failed" for rid in student.queue.fails)
         # What each student gets: results.json in Gradescope's format and the scoreboard.
         results = read_results(out / student.name / "results.json")
         assert results.gradable and set(results.tests) == set(solo.statuses)
         assert "합계:" in (out / student.name / "scoreboard.txt").read_text()
 
 
-def test_one_bad_submission_stops_nobody(first_run: tuple[Path, list[Graded], tuple[object, ...]]
-                                         ) -> None:
+def test_one_bad_submission_stops_nobody(first_run: tuple[Path, list[Graded], tuple[object, ...]]) -> None:
     out, graded, _ = first_run
     evil = next(g for g in graded if g.name == "evil")
     assert evil.status == REFUSED and "../" in evil.note
@@ -109,23 +122,26 @@ def test_grades_csv_and_report(first_run: tuple[Path, list[Graded], tuple[object
     assert set(rows) == {g.name for g in graded}
     lee = next(g for g in graded if g.name == "lee")
     assert rows["lee"]["score"] == f"{lee.results.score:g}"
-    assert rows["lee"][WRONG[0].rejected_on or ""] == "0" and rows["kim"]["Q1.1"] == "1"
+    assert rows["lee"][min(WRONG[0].fails)] == "0" and rows["kim"]["Q1.1"] == "1"
     assert rows["evil"]["status"] == REFUSED and rows["evil"]["score"] == "0"
     page = (out / "report.html").read_text()
     assert "학급 채점 보고서" in page and "evil" in page.split('id="refused"')[1]
 
 
-def test_nothing_left_behind(first_run: tuple[Path, list[Graded], tuple[object, ...]],
-                             handed_in: tuple[Path, dict[str, Path]]) -> None:
+def test_nothing_left_behind(
+    first_run: tuple[Path, list[Graded], tuple[object, ...]], handed_in: tuple[Path, dict[str, Path]]
+) -> None:
     out, _, before = first_run
     assert not processes_under(out, handed_in[0])
     assert not (out / ".work").exists()
     assert root_state() == before
 
 
-def test_rerun_regrades_only_what_changed(first_run: tuple[Path, list[Graded], tuple[object, ...]],
-                                          handed_in: tuple[Path, dict[str, Path]],
-                                          fixture_tree: FixtureTree) -> None:
+def test_rerun_regrades_only_what_changed(
+    first_run: tuple[Path, list[Graded], tuple[object, ...]],
+    handed_in: tuple[Path, dict[str, Path]],
+    fixture_tree: FixtureTree,
+) -> None:
     out, _, _ = first_run
     base, roots = handed_in
     submissions = sorted((base / "submissions").iterdir())
@@ -139,18 +155,20 @@ def test_rerun_regrades_only_what_changed(first_run: tuple[Path, list[Graded], t
     assert [g.name for g in changed if not g.reused] == ["lee"]
 
 
-def test_force_regrades_everything(first_run: tuple[Path, list[Graded], tuple[object, ...]],
-                                   handed_in: tuple[Path, dict[str, Path]],
-                                   fixture_tree: FixtureTree) -> None:
+def test_force_regrades_everything(
+    first_run: tuple[Path, list[Graded], tuple[object, ...]],
+    handed_in: tuple[Path, dict[str, Path]],
+    fixture_tree: FixtureTree,
+) -> None:
     out, _, _ = first_run
     submissions = sorted((handed_in[0] / "submissions").iterdir())
     forced = run_batch(submissions, _options(out, fixture_tree.root, force=True))
     assert not any(g.reused for g in forced)
 
 
-def test_a_hanging_grade_is_stopped_and_is_not_a_score(handed_in: tuple[Path, dict[str, Path]],
-                                                       fixture_tree: FixtureTree,
-                                                       workdir: Callable[[str], Path]) -> None:
+def test_a_hanging_grade_is_stopped_and_is_not_a_score(
+    handed_in: tuple[Path, dict[str, Path]], fixture_tree: FixtureTree, workdir: Callable[[str], Path]
+) -> None:
     out = workdir("hang") / "out"
     kim = handed_in[0] / "submissions" / "kim.tar.gz"
     graded = run_batch([kim], _options(out, fixture_tree.root, timeout=1.5))
@@ -172,21 +190,55 @@ def test_the_graders_options_are_read_from_its_help() -> None:
 
 
 def test_scripts_root_needs_the_sandbox(tmp_path: Path) -> None:
-    run = subprocess.run([sys.executable, "-m", "grader", "batch", str(tmp_path), "--out",
-                          str(tmp_path / "out"), "--scripts-root", "/root", "--sandbox", "none"],
-                         cwd=REPO, capture_output=True, text=True, timeout=120, check=False)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "grader",
+            "batch",
+            str(tmp_path),
+            "--out",
+            str(tmp_path / "out"),
+            "--scripts-root",
+            "/root",
+            "--sandbox",
+            "none",
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert run.returncode != 0 and "sandbox" in run.stderr and "LAB_ROOT" in run.stderr
     assert not (tmp_path / "out").exists()
 
 
-def test_an_interrupted_batch_leaves_nothing_running(handed_in: tuple[Path, dict[str, Path]],
-                                                     fixture_tree: FixtureTree,
-                                                     workdir: Callable[[str], Path]) -> None:
+def test_an_interrupted_batch_leaves_nothing_running(
+    handed_in: tuple[Path, dict[str, Path]], fixture_tree: FixtureTree, workdir: Callable[[str], Path]
+) -> None:
     out = workdir("interrupted") / "out"
     submissions = [str(p) for p in sorted((handed_in[0] / "submissions").iterdir())]
-    batch = subprocess.Popen([sys.executable, "-m", "grader", "batch", *submissions, "--out",
-                              str(out), "--lab", "queue", "--jobs", "2", "--fixtures-dir",
-                              str(fixture_tree.root)], cwd=REPO, stderr=subprocess.PIPE, text=True)
+    batch = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "grader",
+            "batch",
+            *submissions,
+            "--out",
+            str(out),
+            "--lab",
+            "queue",
+            "--jobs",
+            "2",
+            "--fixtures-dir",
+            str(fixture_tree.root),
+        ],
+        cwd=REPO,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     deadline = time.monotonic() + 120
     while not list(out.glob(".work/*/state")) and time.monotonic() < deadline:
         time.sleep(0.1)  # until a grader runs
@@ -198,10 +250,12 @@ def test_an_interrupted_batch_leaves_nothing_running(handed_in: tuple[Path, dict
     assert not (out / ".work").exists()
 
 
-def test_an_unexpected_failure_is_that_students_alone(handed_in: tuple[Path, dict[str, Path]],
-                                                      fixture_tree: FixtureTree,
-                                                      workdir: Callable[[str], Path],
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_unexpected_failure_is_that_students_alone(
+    handed_in: tuple[Path, dict[str, Path]],
+    fixture_tree: FixtureTree,
+    workdir: Callable[[str], Path],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     real = submission_module.lay_out
 
     def lay_out(submission: Path, dest: Path) -> submission_module.Manifest:
@@ -211,7 +265,8 @@ def test_an_unexpected_failure_is_that_students_alone(handed_in: tuple[Path, dic
 
     monkeypatch.setattr(batch_module, "lay_out", lay_out)
     subs = handed_in[0] / "submissions"
-    graded = run_batch([subs / "kim.tar.gz", subs / "lee"],
-                       _options(workdir("unexpected") / "out", fixture_tree.root))
+    graded = run_batch(
+        [subs / "kim.tar.gz", subs / "lee"], _options(workdir("unexpected") / "out", fixture_tree.root)
+    )
     assert [(g.name, g.status) for g in graded] == [("kim", GRADED), ("lee", FAULT)]
     assert "No space left" in graded[1].note

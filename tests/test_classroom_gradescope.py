@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from fixtures.tree import FixtureTree
-from grader.catalogue import CATALOGUE
 from grader.classroom.gradescope import build_bundle, unpack_bundle
 from grader.classroom.single import GRADER_FAULT, SingleOptions, grade
 from grader.classroom.submission import pack
+from grader.labs import CATALOGUE
 from solutions.walkthrough import walk_mq, walk_queue
 from tests.classroom import processes_under, root_state
 from tests.conftest import SharedBroker
@@ -31,8 +31,13 @@ def test_bundle_has_the_two_scripts_at_its_root_and_the_grader(tmp_path: Path) -
     with zipfile.ZipFile(tmp_path / "autograder.zip") as zf:
         modes = {i.filename: (i.external_attr >> 16) & 0o777 for i in zf.infolist()}
     assert modes["setup.sh"] & 0o111 and modes["run_autograder"] & 0o111
-    assert {"conftest.py", "pyproject.toml", "grader/plugin.py", "fixtures/files/mq-up.sh",
-            "solutions/walkthrough.py"} <= set(names)
+    assert {
+        "conftest.py",
+        "pyproject.toml",
+        "grader/plugin.py",
+        "fixtures/files/mq-up.sh",
+        "solutions/walkthrough.py",
+    } <= set(names)
     assert not [n for n in names if "__pycache__" in n or n.startswith("tests/")]
     build_bundle(tmp_path / "again.zip")  # the same source gives the same bytes
     assert (tmp_path / "again.zip").read_bytes() == (tmp_path / "autograder.zip").read_bytes()
@@ -47,8 +52,15 @@ def autograder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     unpack_bundle(base / "autograder.zip", ag / "source")
     env = os.environ | {"AUTOGRADER_ROOT": str(ag)}
     env.pop("VIRTUAL_ENV", None)
-    setup = subprocess.run(["bash", str(ag / "source" / "setup.sh")], cwd=ag, env=env,
-                           capture_output=True, text=True, timeout=900, check=False)
+    setup = subprocess.run(
+        ["bash", str(ag / "source" / "setup.sh")],
+        cwd=ag,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
     assert setup.returncode == 0, setup.stdout[-3000:] + setup.stderr[-3000:]
     assert "eai-lab-grader" in setup.stdout  # the installed grader answers --version
     shutil.copy2(ag / "source" / "run_autograder", ag / "run_autograder")  # as Gradescope does
@@ -57,16 +69,23 @@ def autograder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _run_autograder(ag: Path, lab_root: Path) -> subprocess.CompletedProcess[str]:
     env = os.environ | {"AUTOGRADER_ROOT": str(ag), "GRADER_LAB_ROOT": str(lab_root)}
-    return subprocess.run([str(ag / "run_autograder")], cwd=ag, env=env, capture_output=True,
-                          text=True, timeout=900, check=False)
+    return subprocess.run(
+        [str(ag / "run_autograder")],
+        cwd=ag,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
 
 
-def test_run_autograder_grades_a_packed_submission(autograder: Path, fixture_tree: FixtureTree,
-                                                  shared_broker: SharedBroker,
-                                                  tmp_path: Path) -> None:
+def test_run_autograder_grades_a_packed_submission(
+    autograder: Path, fixture_tree: FixtureTree, shared_broker: SharedBroker, tmp_path: Path
+) -> None:
     student = tmp_path / "pod"
     walk_queue(student, fixture_tree.root)
-    walk_mq(student, shared_broker.broker.ctl)
+    walk_mq(student, shared_broker.status())
     (autograder / "submission").mkdir()
     pack(student, autograder / "submission" / "kim.tar.gz")
     before = root_state()
@@ -89,8 +108,9 @@ def test_run_autograder_grades_a_packed_submission(autograder: Path, fixture_tre
     assert (tmp_path / "container-root" / "eaimw" / "mq" / "status.txt").is_file()
 
 
-def test_files_uploaded_as_folders_are_graded_too(autograder: Path, fixture_tree: FixtureTree,
-                                                  tmp_path: Path) -> None:
+def test_files_uploaded_as_folders_are_graded_too(
+    autograder: Path, fixture_tree: FixtureTree, tmp_path: Path
+) -> None:
     shutil.rmtree(autograder / "submission", ignore_errors=True)
     walk_queue(autograder / "submission", fixture_tree.root)  # q/ only: mq is not handed in
     run = _run_autograder(autograder, tmp_path / "container-root")
@@ -107,9 +127,17 @@ def test_a_grader_fault_is_withheld_not_scored(fixture_tree: FixtureTree, tmp_pa
     walk_queue(tmp_path / "upload", fixture_tree.root)
     results = tmp_path / "results" / "results.json"
     results.parent.mkdir()
-    code = grade(tmp_path / "upload", SingleOptions(
-        lab_root=tmp_path / "root", results_json=results, labs=("queue",),
-        fixtures_dir=fixture_tree.root, withhold_faults=True, timeout=1.0))
+    code = grade(
+        tmp_path / "upload",
+        SingleOptions(
+            lab_root=tmp_path / "root",
+            results_json=results,
+            labs=("queue",),
+            fixtures_dir=fixture_tree.root,
+            withhold_faults=True,
+            timeout=1.0,
+        ),
+    )
     assert code == GRADER_FAULT
     assert not results.exists()  # Gradescope then shows a failed run, never 0 points
     kept = json.loads((results.parent / "results.grader-error.json").read_text())
@@ -121,9 +149,15 @@ def test_a_harness_failure_is_reported_as_a_fault(fixture_tree: FixtureTree, tmp
     walk_queue(tmp_path / "upload", fixture_tree.root)
     (tmp_path / "no-fixtures").mkdir()
     results = tmp_path / "results.json"
-    code = grade(tmp_path / "upload", SingleOptions(
-        lab_root=tmp_path / "root", results_json=results, labs=("queue",),
-        fixtures_dir=tmp_path / "no-fixtures"))
+    code = grade(
+        tmp_path / "upload",
+        SingleOptions(
+            lab_root=tmp_path / "root",
+            results_json=results,
+            labs=("queue",),
+            fixtures_dir=tmp_path / "no-fixtures",
+        ),
+    )
     data = json.loads(results.read_text())
     assert code == GRADER_FAULT and data["extra_data"]["gradable"] is False
     assert "fixture tree" in data["extra_data"]["grader_errors"][0]

@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from grader.catalogue import CATALOGUE
 from grader.classroom.class_report import Figures, Row, render
 from grader.classroom.results import (
     grader_fault_results,
@@ -20,6 +19,7 @@ from grader.classroom.results import (
     parse_results,
     refused_results,
 )
+from grader.labs import CATALOGUE
 
 LABS = ("queue", "mq")
 LAPTOP = (1366, 768)
@@ -31,10 +31,17 @@ def _results(name: str, failing: dict[str, str]) -> dict[str, Any]:
     for rid, req in CATALOGUE.items():
         seen = failing.get(rid)
         output = "통과" if seen is None else f"확인: {req.title}\n관찰: {seen}\n힌트: {req.hint}"
-        tests.append({"name": f"{rid} {req.title}", "number": rid,
-                      "score": 0.0 if seen else 1.0, "max_score": 1.0,
-                      "status": "failed" if seen else "passed", "output": output,
-                      "extra_data": {"outcome": "failed" if seen else "passed"}})
+        tests.append(
+            {
+                "name": f"{rid} {req.title}",
+                "number": rid,
+                "score": 0.0 if seen else 1.0,
+                "max_score": 1.0,
+                "status": "failed" if seen else "passed",
+                "output": output,
+                "extra_data": {"outcome": "failed" if seen else "passed"},
+            }
+        )
     return {"score": sum(t["score"] for t in tests), "output": "", "tests": tests}
 
 
@@ -48,19 +55,35 @@ def _class(size: int = 30) -> list[Row]:
             failing["M7.1"] = "--prefetch 없이: unacked 가 40 까지 올라감 (기대: 5 이하)"
         if i % 5 == 0:
             failing["M5.1"] = "422 청구가 claim.dead 가 아니라 claim.in 으로 돌아감"
-        rows.append(Row(f"student-{i:02d}", "graded",
-                        parse_results(_results(f"student-{i:02d}", failing))))
-    rows.append(Row("broken-grader", "grader-error",
-                    parse_results(grader_fault_results(LABS, "grader overran its 300 s limit")),
-                    "grader overran its 300 s limit and was stopped"))
-    rows.append(Row("evil-tar", "refused",
-                    parse_results(refused_results(LABS, "q/../x: ../ 는 받을 수 없습니다")),
-                    "q/../x: ../ 는 받을 수 없습니다"))
+        rows.append(Row(f"student-{i:02d}", "graded", parse_results(_results(f"student-{i:02d}", failing))))
+    rows.append(
+        Row(
+            "broken-grader",
+            "grader-error",
+            parse_results(grader_fault_results(LABS, "grader overran its 300 s limit")),
+            "grader overran its 300 s limit and was stopped",
+        )
+    )
+    rows.append(
+        Row(
+            "evil-tar",
+            "refused",
+            parse_results(refused_results(LABS, "q/../x: ../ 는 받을 수 없습니다")),
+            "q/../x: ../ 는 받을 수 없습니다",
+        )
+    )
     return rows
 
 
-FIGURES = Figures(submissions=32, regraded=32, jobs=4, wall_seconds=151.0, labs=LABS,
-                  tool="eai-lab-grader test", finished="2026-11-30 12:00")
+FIGURES = Figures(
+    submissions=32,
+    regraded=32,
+    jobs=4,
+    wall_seconds=151.0,
+    labs=LABS,
+    tool="eai-lab-grader test",
+    finished="2026-11-30 12:00",
+)
 
 
 def test_the_report_says_where_the_class_stands() -> None:
@@ -74,8 +97,11 @@ def test_the_report_says_where_the_class_stands() -> None:
     # submission say nothing about any id.
     assert re.search(r"Q3\.4 .*?— 20명 실패, 통과 10/30", page)
     # The random file names of one mistake group into one 관찰 line.
-    assert re.search(r'<td class="n">20명</td><td title="예: [^"]*">processing/ 을 거치지 않음: inbox→done '
-                     r"\(msg-#.json\)</td>", page)
+    assert re.search(
+        r'<td class="n">20명</td><td title="예: [^"]*">processing/ 을 거치지 않음: inbox→done '
+        r"\(msg-#.json\)</td>",
+        page,
+    )
     grader_errors = page.split('id="grader-errors"')[1].split("</section>")[0]
     assert "broken-grader" in grader_errors and "student-01" not in grader_errors
     assert "evil-tar" in page.split('id="refused"')[1]
@@ -114,9 +140,21 @@ def _chromium() -> str:
 
 
 def _headless(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([_chromium(), "--headless", "--no-sandbox", "--disable-gpu",
-                           "--hide-scrollbars", f"--window-size={LAPTOP[0]},{LAPTOP[1]}", *args],
-                          capture_output=True, text=True, timeout=120, check=True)
+    return subprocess.run(
+        [
+            _chromium(),
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--hide-scrollbars",
+            f"--window-size={LAPTOP[0]},{LAPTOP[1]}",
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
 
 
 @pytest.fixture(scope="module")

@@ -68,8 +68,14 @@ def test_pack_then_unpack_is_byte_for_byte(tmp_path: Path) -> None:
     assert not (tmp_path / "copy" / "eaimw" / "partner.py").exists()
     # The manifest names the lab root, the tool, and the sha256 of every regular file.
     assert manifest.lab_root == str(root) and manifest.tool.startswith("eai-lab-grader ")
-    assert set(manifest.files) == {"q/inbox/a 1.json", "q/consume.py", "q/ledger.db", "q/lag.sh",
-                                   "eaimw/mq/status.txt", "eaimw/mq/topology.py"}
+    assert set(manifest.files) == {
+        "q/inbox/a 1.json",
+        "q/consume.py",
+        "q/ledger.db",
+        "q/lag.sh",
+        "eaimw/mq/status.txt",
+        "eaimw/mq/topology.py",
+    }
     with tarfile.open(tmp_path / "kim.tar.gz") as tar:
         stream = tar.extractfile(MANIFEST)
         assert stream is not None
@@ -120,6 +126,7 @@ def _file(name: str, data: bytes = b"x") -> Member:
         info = tarfile.TarInfo(name)
         info.size = len(data)
         tar.addfile(info, io.BytesIO(data))
+
     return add
 
 
@@ -128,13 +135,19 @@ def _entry(name: str, kind: bytes, linkname: str = "") -> Member:
         info = tarfile.TarInfo(name)
         info.type, info.linkname = kind, linkname
         tar.addfile(info)
+
     return add
 
 
 def _hostile(path: Path, *members: Member, files: dict[str, str] | None = None) -> Path:
     """A tar.gz with a manifest (listing ``files``) and the given entries."""
-    manifest = {"format": "eai-lab-submission/1", "lab_root": "/root", "created": "now",
-                "tool": "test", "files": files if files is not None else {}}
+    manifest = {
+        "format": "eai-lab-submission/1",
+        "lab_root": "/root",
+        "created": "now",
+        "tool": "test",
+        "files": files if files is not None else {},
+    }
     with tarfile.open(path, "w:gz") as tar:
         _file(MANIFEST, json.dumps(manifest).encode())(tar)
         for add in members:
@@ -151,12 +164,21 @@ HOSTILE: dict[str, tuple[list[Member], dict[str, str] | None, str]] = {
     "absolute link": ([_entry("q/l", tarfile.SYMTYPE, "/etc/passwd")], None, "밖을 가리키는 링크"),
     "relative link out": ([_entry("q/l", tarfile.SYMTYPE, "../../x")], None, "밖을 가리키는 링크"),
     # Each link looks inside on its own; only following them shows q/c is dest's parent.
-    "link chain out": ([_entry("q/a", tarfile.SYMTYPE, "."), _entry("q/b", tarfile.SYMTYPE, "a/.."),
-                        _entry("q/c", tarfile.SYMTYPE, "b/..")], None, "밖을 가리키는 링크"),
-    "below a link": ([_entry("q/l", tarfile.SYMTYPE, "inbox"), _file("q/l/x")],
-                     {"q/l/x": SHA_X}, "링크 아래"),
-    "hard link": ([_file("q/a"), _entry("q/b", tarfile.LNKTYPE, "q/a")], {"q/a": SHA_X},
-                  "하드 링크"),
+    "link chain out": (
+        [
+            _entry("q/a", tarfile.SYMTYPE, "."),
+            _entry("q/b", tarfile.SYMTYPE, "a/.."),
+            _entry("q/c", tarfile.SYMTYPE, "b/.."),
+        ],
+        None,
+        "밖을 가리키는 링크",
+    ),
+    "below a link": (
+        [_entry("q/l", tarfile.SYMTYPE, "inbox"), _file("q/l/x")],
+        {"q/l/x": SHA_X},
+        "링크 아래",
+    ),
+    "hard link": ([_file("q/a"), _entry("q/b", tarfile.LNKTYPE, "q/a")], {"q/a": SHA_X}, "하드 링크"),
     "device": ([_entry("q/dev", tarfile.CHRTYPE)], None, "특수 파일"),
     "fifo": ([_entry("q/fifo", tarfile.FIFOTYPE)], None, "특수 파일"),
     "duplicate": ([_file("q/a"), _file("q/a")], {"q/a": SHA_X}, "두 번"),
@@ -207,9 +229,14 @@ def test_the_pack_command(tmp_path: Path) -> None:
     root = _student_tree(tmp_path / "root")
 
     def pack_command(out: Path) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "grader", "pack", "--lab-root", str(root),
-                               "-o", str(out)], cwd=REPO, capture_output=True, text=True,
-                              timeout=60, check=False)
+        return subprocess.run(
+            [sys.executable, "-m", "grader", "pack", "--lab-root", str(root), "-o", str(out)],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
 
     done = pack_command(tmp_path / "kim.tar.gz")
     assert done.returncode == 0 and "6 files" in done.stdout, done.stderr

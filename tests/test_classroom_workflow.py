@@ -15,9 +15,9 @@ import yaml
 from fixtures.tree import FixtureTree
 from grader.classroom.version import REPO
 from solutions.walkthrough import walk_mq, walk_queue
+from tests.classgen import split
 from tests.classroom import processes_under, root_state
 from tests.conftest import SharedBroker
-from tests.variants.queue import WRONG
 
 pytestmark = pytest.mark.timeout(900)
 TEMPLATE = REPO / "templates" / "github" / "lab-grade.yml"
@@ -42,18 +42,29 @@ def _grade_step(workspace: Path, lab_root: Path) -> subprocess.CompletedProcess[
     """The Grade step's script with bash -e, as the runner runs a `run:` step."""
     script = next(s for s in _steps() if s.get("id") == "grade")["run"]
     (workspace / ".grader").symlink_to(REPO)
-    env = os.environ | {"GITHUB_WORKSPACE": str(workspace),
-                        "GITHUB_STEP_SUMMARY": str(workspace / "summary.md"),
-                        "GRADER_VENV": str(REPO / ".venv"), "GRADER_LAB_ROOT": str(lab_root)}
-    return subprocess.run(["bash", "-e", "-c", script], cwd=workspace, env=env,
-                          capture_output=True, text=True, timeout=600, check=False)
+    env = os.environ | {
+        "GITHUB_WORKSPACE": str(workspace),
+        "GITHUB_STEP_SUMMARY": str(workspace / "summary.md"),
+        "GRADER_VENV": str(REPO / ".venv"),
+        "GRADER_LAB_ROOT": str(lab_root),
+    }
+    return subprocess.run(
+        ["bash", "-e", "-c", script],
+        cwd=workspace,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
 
 
-def test_a_correct_repository_passes(fixture_tree: FixtureTree, shared_broker: SharedBroker,
-                                     tmp_path: Path) -> None:
+def test_a_correct_repository_passes(
+    fixture_tree: FixtureTree, shared_broker: SharedBroker, tmp_path: Path
+) -> None:
     repo = tmp_path / "ws" / "submission"  # the student's repository: q/ and eaimw/mq/
     walk_queue(repo, fixture_tree.root)
-    walk_mq(repo, shared_broker.broker.ctl)
+    walk_mq(repo, shared_broker.status())
     before = root_state()
     run = _grade_step(tmp_path / "ws", tmp_path / "root")
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
@@ -65,11 +76,10 @@ def test_a_correct_repository_passes(fixture_tree: FixtureTree, shared_broker: S
     assert root_state() == before
 
 
-def test_a_repository_with_a_mistake_fails_the_job(fixture_tree: FixtureTree,
-                                                   tmp_path: Path) -> None:
-    mutant = next(v for v in WRONG if v.rejected_on == "Q3.4")
+def test_a_repository_with_a_mistake_fails_the_job(fixture_tree: FixtureTree, tmp_path: Path) -> None:
+    mutant = next(v for v in split("queue")[1] if "Q3.4" in v.fails)
     repo = tmp_path / "ws" / "submission"
-    solution = mutant.lay_out(REPO / "solutions" / "queue", tmp_path / "solution")
+    solution = mutant.lay_out(tmp_path / "solution")
     walk_queue(repo, fixture_tree.root, solution)  # and no eaimw/mq at all
     run = _grade_step(tmp_path / "ws", tmp_path / "root")
     assert run.returncode == 1, run.stdout[-4000:]

@@ -1,6 +1,8 @@
 """Layers point down, and no module imports itself back through others.
 
-    grader.plugin                       wires the labs, the machinery and the reference
+    grader.plugin, grader.__main__      wire the labs, the machinery and the reference
+      grader.classroom                  class grading around whole grader runs
+      grader.labs                       the labs this grader knows
       grader.queue, grader.mq           one package per lab: its facts, scenarios, checks
         grader core                     catalogue, config, verdict, report, session, scenario
           grader.machinery              processes, snapshots, broker, partner, inotify ...
@@ -31,6 +33,9 @@ CORE = (
 # A module of the first layer may import modules of these prefixes (and its own package).
 MAY_IMPORT: dict[str, tuple[str, ...]] = {
     "grader.plugin": OURS,
+    "grader.__main__": OURS,  # python -m grader: class-grading tools around the grader
+    "grader.classroom": ("grader.classroom", "grader.labs", *CORE, "grader.machinery", "fixtures"),
+    "grader.labs": ("grader.queue.catalogue", "grader.mq.catalogue", "grader.catalogue"),
     "grader.queue": ("grader.queue", *CORE, "grader.machinery", "fixtures"),
     "grader.mq": ("grader.mq", *CORE, "grader.machinery", "fixtures"),
     **{core: (*CORE, "grader.machinery", "fixtures") for core in CORE},

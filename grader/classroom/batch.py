@@ -119,8 +119,7 @@ def collect(paths: Sequence[Path]) -> list[Submission]:
     submissions = [Submission(submission_name(p), p) for p in paths]
     names = [s.name for s in submissions]
     problems = [f"{p}: not found" for p in paths if not p.exists()]
-    problems += [f"{n}: two submissions have this name" for n in sorted(set(names))
-                 if names.count(n) > 1]
+    problems += [f"{n}: two submissions have this name" for n in sorted(set(names)) if names.count(n) > 1]
     problems += [f"{n}: a student's name may not start with '.'" for n in names if n.startswith(".")]
     if problems:
         raise SystemExit("batch: " + "; ".join(problems))
@@ -140,8 +139,14 @@ class Batch:
     # planning -----------------------------------------------------------------------------
     def key(self, submission: Submission, tree: FixtureTree) -> str:
         """A re-run regrades a submission when any of these changed."""
-        parts = [submission.digest(), code_hash(), ",".join(self.options.labs),
-                 tree_digest(tree.root), str(self.options.scripts_root), str(self.options.sandbox)]
+        parts = [
+            submission.digest(),
+            code_hash(),
+            ",".join(self.options.labs),
+            tree_digest(tree.root),
+            str(self.options.scripts_root),
+            str(self.options.sandbox),
+        ]
         return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
     def reusable(self, submission: Submission, key: str) -> Graded | None:
@@ -153,8 +158,14 @@ class Batch:
             return None
         if self.options.force or record.get("key") != key or record.get("status") == FAULT:
             return None
-        return Graded(submission.name, record["status"], results, float(record["seconds"]), True,
-                      str(record.get("note", "")))
+        return Graded(
+            submission.name,
+            record["status"],
+            results,
+            float(record["seconds"]),
+            True,
+            str(record.get("note", "")),
+        )
 
     # grading ------------------------------------------------------------------------------
     def run(self) -> list[Graded]:
@@ -168,8 +179,9 @@ class Batch:
             todo = [s for s in self.submissions if s.name not in reused]
             self._done = len(reused)
             if reused:
-                self.options.progress(f"batch: {len(reused)}개는 바뀌지 않아 이전 결과를 씁니다 "
-                                      "(--force 로 모두 다시 채점)")
+                self.options.progress(
+                    f"batch: {len(reused)}개는 바뀌지 않아 이전 결과를 씁니다 (--force 로 모두 다시 채점)"
+                )
             graded = dict(reused)
             if todo:
                 graded |= self._grade_all(todo, tree, keys)
@@ -186,19 +198,25 @@ class Batch:
                     recover(job / "state", job / "root")
         shutil.rmtree(self.work, ignore_errors=True)
 
-    def _grade_all(self, todo: list[Submission], tree: FixtureTree,
-                   keys: dict[str, str]) -> dict[str, Graded]:
+    def _grade_all(
+        self, todo: list[Submission], tree: FixtureTree, keys: dict[str, str]
+    ) -> dict[str, Graded]:
         if "mq" not in self.options.labs:
             return self._pool(todo, tree, keys, None, None)
         with class_broker(tree, self.options.broker) as (broker, access):
             return self._pool(todo, tree, keys, broker, access)
 
-    def _pool(self, todo: list[Submission], tree: FixtureTree, keys: dict[str, str],
-              broker: Broker | None, access: BrokerAccess | None) -> dict[str, Graded]:
+    def _pool(
+        self,
+        todo: list[Submission],
+        tree: FixtureTree,
+        keys: dict[str, str],
+        broker: Broker | None,
+        access: BrokerAccess | None,
+    ) -> dict[str, Graded]:
         graded: dict[str, Graded] = {}
         with ThreadPoolExecutor(max_workers=self.options.jobs) as pool:
-            futures = {pool.submit(self._grade, s, tree, keys[s.name], broker, access): s
-                       for s in todo}
+            futures = {pool.submit(self._grade, s, tree, keys[s.name], broker, access): s for s in todo}
             try:
                 for future in as_completed(futures):
                     result = future.result()
@@ -210,8 +228,14 @@ class Batch:
                 raise
         return graded
 
-    def _grade(self, submission: Submission, tree: FixtureTree, key: str,
-               broker: Broker | None, access: BrokerAccess | None) -> Graded:
+    def _grade(
+        self,
+        submission: Submission,
+        tree: FixtureTree,
+        key: str,
+        broker: Broker | None,
+        access: BrokerAccess | None,
+    ) -> Graded:
         """Never raises: whatever goes wrong with one submission is recorded for it alone."""
         started = time.monotonic()
         try:
@@ -220,11 +244,18 @@ class Batch:
             fault = f"batch could not grade it: {exc!r}"
             data = grader_fault_results(self.options.labs, fault)
             write_json(self.options.out / submission.name / "results.json", data)
-            return self._record(submission, key, FAULT, parse_results(data),
-                                time.monotonic() - started, fault)
+            return self._record(
+                submission, key, FAULT, parse_results(data), time.monotonic() - started, fault
+            )
 
-    def _grade_one(self, submission: Submission, tree: FixtureTree, key: str,
-                   broker: Broker | None, access: BrokerAccess | None) -> Graded:
+    def _grade_one(
+        self,
+        submission: Submission,
+        tree: FixtureTree,
+        key: str,
+        broker: Broker | None,
+        access: BrokerAccess | None,
+    ) -> Graded:
         folder = self.options.out / submission.name
         folder.mkdir(exist_ok=True)
         work = self.work / submission.name
@@ -236,8 +267,9 @@ class Batch:
                 data = refused_results(self.options.labs, str(exc))
                 write_json(folder / "results.json", data)
                 (folder / "scoreboard.txt").write_text(f"제출물을 풀 수 없음: {exc}\n")
-                return self._record(submission, key, REFUSED, parse_results(data),
-                                    time.monotonic() - started, str(exc))
+                return self._record(
+                    submission, key, REFUSED, parse_results(data), time.monotonic() - started, str(exc)
+                )
             outcome = self._attempts(submission, tree, work, access, broker)
         finally:
             shutil.rmtree(work, ignore_errors=True)
@@ -248,17 +280,28 @@ class Batch:
         data = grader_fault_results(self.options.labs, outcome.fault or "unknown")
         write_json(folder / "results.json", data)
         (folder / "scoreboard.txt").write_text(outcome.scoreboard or f"채점기 오류: {outcome.fault}\n")
-        return self._record(submission, key, FAULT, parse_results(data), seconds,
-                            outcome.fault or "")
+        return self._record(submission, key, FAULT, parse_results(data), seconds, outcome.fault or "")
 
-    def _attempts(self, submission: Submission, tree: FixtureTree, work: Path,
-                  access: BrokerAccess | None, broker: Broker | None) -> RunOutcome:
+    def _attempts(
+        self,
+        submission: Submission,
+        tree: FixtureTree,
+        work: Path,
+        access: BrokerAccess | None,
+        broker: Broker | None,
+    ) -> RunOutcome:
         folder = self.options.out / submission.name
         job = GraderRun(
-            lab_root=work / "root", fixtures=tree.root, state_dir=work / "state",
-            results_json=folder / "results.json", log=folder / "grader.log",
-            labs=self.options.labs, broker=access, timeout=self.options.timeout,
-            scripts_root=self.options.scripts_root, sandbox=self.options.sandbox,
+            lab_root=work / "root",
+            fixtures=tree.root,
+            state_dir=work / "state",
+            results_json=folder / "results.json",
+            log=folder / "grader.log",
+            labs=self.options.labs,
+            broker=access,
+            timeout=self.options.timeout,
+            scripts_root=self.options.scripts_root,
+            sandbox=self.options.sandbox,
         )
         outcome = run(job)
         for _ in range(ATTEMPTS - 1):
@@ -271,14 +314,24 @@ class Batch:
             broker.delete_stale_vhosts()
         return outcome
 
-    def _record(self, submission: Submission, key: str, status: str, results: Results,
-                seconds: float, note: str = "") -> Graded:
-        record = {"key": key, "status": status, "score": results.score,
-                  "max_score": results.max_score, "seconds": round(seconds, 1),
-                  "tool": tool_version(), "graded_at": datetime.now(UTC).isoformat(timespec="seconds"),
-                  "submission": str(submission.path), "note": note}
-        write_atomic(self.options.out / submission.name / "job.json",
-                     json.dumps(record, ensure_ascii=False, indent=2).encode())
+    def _record(
+        self, submission: Submission, key: str, status: str, results: Results, seconds: float, note: str = ""
+    ) -> Graded:
+        record = {
+            "key": key,
+            "status": status,
+            "score": results.score,
+            "max_score": results.max_score,
+            "seconds": round(seconds, 1),
+            "tool": tool_version(),
+            "graded_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "submission": str(submission.path),
+            "note": note,
+        }
+        write_atomic(
+            self.options.out / submission.name / "job.json",
+            json.dumps(record, ensure_ascii=False, indent=2).encode(),
+        )
         return Graded(submission.name, status, results, seconds, False, note)
 
     def _report_progress(self, result: Graded) -> None:
@@ -289,8 +342,11 @@ class Batch:
             elapsed = time.monotonic() - self._started
             left = total - self._done
             rate = elapsed / len(self._timed)
-            verdict = (f"{result.results.passed}/{len(result.results.tests)}"
-                       if result.status == GRADED else result.status)
+            verdict = (
+                f"{result.results.passed}/{len(result.results.tests)}"
+                if result.status == GRADED
+                else result.status
+            )
             self.options.progress(
                 f"[{self._done}/{total}] 경과 {_clock(elapsed)}, 남은 예상 {_clock(rate * left)}"
                 f" — {result.name}: {verdict}"
@@ -311,8 +367,7 @@ def grades_csv(graded: list[Graded], labs: tuple[str, ...]) -> str:
     cell = {"passed": "1", "failed": "0", "error": "E"}
     for g in graded:
         score = "" if g.status == FAULT else f"{g.results.score:g}"
-        row = [cell.get(g.results.tests[i].outcome, "E") if i in g.results.tests else ""
-               for i in ids]
+        row = [cell.get(g.results.tests[i].outcome, "E") if i in g.results.tests else "" for i in ids]
         writer.writerow([g.name, g.status, score, f"{g.results.max_score:g}", *row])
     return out.getvalue()
 
@@ -325,8 +380,12 @@ def run_batch(paths: Sequence[Path], options: BatchOptions) -> list[Graded]:
     wall = time.monotonic() - started
     write_atomic(options.out / "grades.csv", grades_csv(graded, options.labs).encode())
     figures = class_report.Figures(
-        submissions=len(graded), regraded=sum(not g.reused for g in graded), jobs=options.jobs,
-        wall_seconds=wall, labs=options.labs, tool=tool_version(),
+        submissions=len(graded),
+        regraded=sum(not g.reused for g in graded),
+        jobs=options.jobs,
+        wall_seconds=wall,
+        labs=options.labs,
+        tool=tool_version(),
         finished=datetime.now(UTC).astimezone().strftime("%Y-%m-%d %H:%M"),
     )
     rows = [class_report.Row(g.name, g.status, g.results, g.note) for g in graded]

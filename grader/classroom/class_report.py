@@ -7,8 +7,8 @@ from collections import Counter
 from dataclasses import dataclass
 from html import escape
 
-from grader.catalogue import CATALOGUE, LAB_TITLES
 from grader.classroom.results import PASSED, Results, expected_ids, observation_key
+from grader.labs import CATALOGUE
 
 FAULT, REFUSED = "grader-error", "refused"
 TOP_OBSERVATIONS = 5
@@ -97,13 +97,17 @@ def chart(lab: str, rates: dict[str, tuple[int, int]]) -> str:
     ids = [rid for rid in rates if CATALOGUE[rid].lab == lab]
     step, top, height = 40, 24, 160
     width = step * len(ids) + 50
-    parts = [f'<svg class="chart" viewBox="0 0 {width} {top + height + 40}" role="img" '
-             f'aria-label="{escape(lab)} 항목별 통과율">']
+    parts = [
+        f'<svg class="chart" viewBox="0 0 {width} {top + height + 40}" role="img" '
+        f'aria-label="{escape(lab)} 항목별 통과율">'
+    ]
     for pct in (0, 50, 100):
         y = top + height - height * pct / 100
-        parts.append(f'<line x1="40" x2="{width}" y1="{y}" y2="{y}" stroke="#e4e7eb"/>'
-                     f'<text x="34" y="{y + 4}" font-size="11" text-anchor="end" fill="#7b8794">'
-                     f"{pct}%</text>")
+        parts.append(
+            f'<line x1="40" x2="{width}" y1="{y}" y2="{y}" stroke="#e4e7eb"/>'
+            f'<text x="34" y="{y + 4}" font-size="11" text-anchor="end" fill="#7b8794">'
+            f"{pct}%</text>"
+        )
     for i, rid in enumerate(ids):
         passed, judged = rates[rid]
         rate = passed / judged if judged else 0.0
@@ -111,7 +115,7 @@ def chart(lab: str, rates: dict[str, tuple[int, int]]) -> str:
         h = height * rate
         label = f"{round(rate * 100)}" if judged else "–"
         parts.append(
-            f'<g><title>{escape(rid)} {escape(CATALOGUE[rid].title)}: {passed}/{judged}</title>'
+            f"<g><title>{escape(rid)} {escape(CATALOGUE[rid].title)}: {passed}/{judged}</title>"
             f'<rect x="{x}" y="{top + height - h:.1f}" width="{step - 10}" height="{h:.1f}" '
             f'fill="{_colour(rate)}" rx="2"/>'
             f'<text x="{x + (step - 10) / 2}" y="{top + height - h - 4:.1f}" font-size="11" '
@@ -125,8 +129,7 @@ def chart(lab: str, rates: dict[str, tuple[int, int]]) -> str:
 
 def heat_map(lab: str, rows: list[Row]) -> str:
     ids = [r.id for r in CATALOGUE.values() if r.lab == lab]
-    head = "".join(f'<th class="id" title="{escape(CATALOGUE[i].title)}">{escape(i)}</th>'
-                   for i in ids)
+    head = "".join(f'<th class="id" title="{escape(CATALOGUE[i].title)}">{escape(i)}</th>' for i in ids)
     body = []
     cls = {"passed": "p", "failed": "f", "error": "e"}
     for row in rows:
@@ -137,24 +140,29 @@ def heat_map(lab: str, rows: list[Row]) -> str:
                 cells.append('<td class="c n" title="채점 안 함"></td>')
                 continue
             seen = t.observations[0] if t.observations else t.outcome
-            cells.append(f'<td class="c {cls.get(t.outcome, "e")}" '
-                         f'title="{escape(rid)}: {escape(seen[:200])}"></td>')
+            cells.append(
+                f'<td class="c {cls.get(t.outcome, "e")}" title="{escape(rid)}: {escape(seen[:200])}"></td>'
+            )
         mine = [t for t in row.results.tests.values() if t.lab == lab]
-        score = (f"{sum(t.outcome == PASSED for t in mine)}/{len(mine)}"
-                 if row.judged else "오류")
-        body.append(f'<tr><td class="name" title="{escape(row.name)}">{escape(row.name)}</td>'
-                    f'{"".join(cells)}<td class="score">{score}</td></tr>')
-    return (f'<div class="scroll"><table class="heat" aria-label="{escape(lab)} 학생별 결과">'
-            f'<tr><th class="name">학생</th>{head}<th class="name">통과</th></tr>'
-            f'{"".join(body)}</table></div>')
+        score = f"{sum(t.outcome == PASSED for t in mine)}/{len(mine)}" if row.judged else "오류"
+        body.append(
+            f'<tr><td class="name" title="{escape(row.name)}">{escape(row.name)}</td>'
+            f'{"".join(cells)}<td class="score">{score}</td></tr>'
+        )
+    return (
+        f'<div class="scroll"><table class="heat" aria-label="{escape(lab)} 학생별 결과">'
+        f'<tr><th class="name">학생</th>{head}<th class="name">통과</th></tr>'
+        f"{''.join(body)}</table></div>"
+    )
 
 
 def observations(rows: list[Row], ids: list[str], rates: dict[str, tuple[int, int]]) -> str:
     """For each id some students failed: the most frequent 관찰 lines, grouped, with counts."""
     blocks = []
     for rid in ids:
-        failed = [r for r in rows if r.per_id and rid in r.results.tests
-                  and r.results.tests[rid].outcome != PASSED]
+        failed = [
+            r for r in rows if r.per_id and rid in r.results.tests and r.results.tests[rid].outcome != PASSED
+        ]
         if not failed:
             continue
         counts: Counter[str] = Counter()
@@ -166,9 +174,11 @@ def observations(rows: list[Row], ids: list[str], rates: dict[str, tuple[int, in
             for key, line in keys.items():
                 example.setdefault(key, line)
         passed, judged = rates[rid]
-        items = "".join(f'<tr><td class="n">{n}명</td><td title="예: {escape(example[text][:300])}">'
-                        f"{escape(text)}</td></tr>"
-                        for text, n in counts.most_common(TOP_OBSERVATIONS))
+        items = "".join(
+            f'<tr><td class="n">{n}명</td><td title="예: {escape(example[text][:300])}">'
+            f"{escape(text)}</td></tr>"
+            for text, n in counts.most_common(TOP_OBSERVATIONS)
+        )
         more = len(counts) - TOP_OBSERVATIONS
         extra = f'<p class="legend">그 밖의 관찰 {more}가지</p>' if more > 0 else ""
         blocks.append(
@@ -183,8 +193,7 @@ def apart(rows: list[Row], status: str, empty: str) -> str:
     mine = [r for r in rows if r.status == status]
     if not mine:
         return f'<p class="ok">{empty}</p>'
-    items = "".join(f'<tr><td>{escape(r.name)}</td><td>{escape(r.note[:600])}</td></tr>'
-                    for r in mine)
+    items = "".join(f"<tr><td>{escape(r.name)}</td><td>{escape(r.note[:600])}</td></tr>" for r in mine)
     return f'<table class="list"><tr><th>학생</th><th>내용</th></tr>{items}</table>'
 
 
@@ -203,36 +212,47 @@ def render(rows: list[Row], figures: Figures) -> str:
     best = max((r.results.max_score for r in judged), default=float(len(ids)))
     wall = round(figures.wall_seconds)
     per_minute = figures.regraded / figures.wall_seconds * 60 if figures.wall_seconds else 0.0
-    cards = "".join([
-        _card(str(figures.submissions), "제출물"),
-        _card(str(all_passed), "모두 통과"),
-        _card(f"{mean:.1f}/{best:g}", "평균 점수"),
-        _card(str(faults), "채점기 오류", warn=faults > 0),
-        _card(str(refused), "풀 수 없는 제출물", warn=refused > 0),
-        _card(f"{figures.regraded}", f"이번에 채점(나머지 {figures.submissions - figures.regraded} 재사용)"),
-        _card(str(figures.jobs), "동시 작업"),
-        _card(f"{wall // 60}:{wall % 60:02d}", f"걸린 시간 (분당 {per_minute:.1f}개)"),
-    ])
+    cards = "".join(
+        [
+            _card(str(figures.submissions), "제출물"),
+            _card(str(all_passed), "모두 통과"),
+            _card(f"{mean:.1f}/{best:g}", "평균 점수"),
+            _card(str(faults), "채점기 오류", warn=faults > 0),
+            _card(str(refused), "풀 수 없는 제출물", warn=refused > 0),
+            _card(
+                f"{figures.regraded}", f"이번에 채점(나머지 {figures.submissions - figures.regraded} 재사용)"
+            ),
+            _card(str(figures.jobs), "동시 작업"),
+            _card(f"{wall // 60}:{wall % 60:02d}", f"걸린 시간 (분당 {per_minute:.1f}개)"),
+        ]
+    )
     labs = []
     for lab in figures.labs:
-        labs.append(f"<h3>[{escape(lab)}] {escape(LAB_TITLES[lab])}</h3>{chart(lab, rates)}")
-    heat = "".join(f"<h3>[{escape(lab)}] {escape(LAB_TITLES[lab])}</h3>"
-                   f"{heat_map(lab, sorted(rows, key=lambda r: r.name))}" for lab in figures.labs)
-    legend = ('<p class="legend"><i class="p"></i>통과<i class="f"></i>실패'
-              '<i class="e"></i>채점기 오류<i class="n"></i>채점 안 함 '
-              "— 칸에 마우스를 올리면 관찰 내용이 보입니다.</p>")
+        labs.append(f"<h3>[{escape(lab)}] {escape(CATALOGUE.labs[lab].heading)}</h3>{chart(lab, rates)}")
+    heat = "".join(
+        f"<h3>[{escape(lab)}] {escape(CATALOGUE.labs[lab].heading)}</h3>"
+        f"{heat_map(lab, sorted(rows, key=lambda r: r.name))}"
+        for lab in figures.labs
+    )
+    legend = (
+        '<p class="legend"><i class="p"></i>통과<i class="f"></i>실패'
+        '<i class="e"></i>채점기 오류<i class="n"></i>채점 안 함 '
+        "— 칸에 마우스를 올리면 관찰 내용이 보입니다.</p>"
+    )
     policy = ""
     if "mq" in figures.labs:
-        policy = ('<p class="note">M1.x(브로커 단계)는 학생 파드 밖에서 채점했습니다. M1.1·M1.2 는 '
-                  "제출된 status.txt 로 판정하며, M1.3(살아 있는 노드)은 채점용 브로커를 보므로 "
-                  "학생의 파드를 판정하지 않습니다.</p>")
+        policy = (
+            '<p class="note">M1.x(브로커 단계)는 학생 파드 밖에서 채점했습니다. M1.1·M1.2 는 '
+            "제출된 status.txt 로 판정하며, M1.3(살아 있는 노드)은 채점용 브로커를 보므로 "
+            "학생의 파드를 판정하지 않습니다.</p>"
+        )
     return f"""<!DOCTYPE html>
 <html lang="ko"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>학급 채점 보고서</title><style>{CSS}</style></head>
 <body><main>
 <h1>학급 채점 보고서</h1>
-<p class="sub">{escape(" · ".join(f"{lab}: {LAB_TITLES[lab]}" for lab in figures.labs))}
+<p class="sub">{escape(" · ".join(f"{lab}: {CATALOGUE.labs[lab].heading}" for lab in figures.labs))}
  — {escape(figures.finished)}</p>
 <section id="figures"><div class="cards">{cards}</div></section>
 <section id="pass-rate"><h2>항목별 통과율</h2>{"".join(labs)}</section>

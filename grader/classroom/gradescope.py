@@ -1,8 +1,8 @@
 """The Gradescope autograder bundle: ``python -m grader gradescope -o autograder.zip``.
 
-    setup.sh, run_autograder     at the zip's root (Gradescope's specification)
-    conftest.py, pyproject.toml, README.md, grader/, fixtures/, solutions/
-                                 this grader, installed by setup.sh from /autograder/source
+setup.sh, run_autograder     at the zip's root (Gradescope's specification)
+conftest.py, pyproject.toml, README.md, grader/, fixtures/, solutions/
+                             this grader, installed by setup.sh from /autograder/source
 """
 
 from __future__ import annotations

@@ -29,17 +29,18 @@ class ExternalBroker:
 
 
 @contextlib.contextmanager
-def class_broker(tree: FixtureTree, external: ExternalBroker | None
-                 ) -> Iterator[tuple[Broker, BrokerAccess]]:
+def class_broker(tree: FixtureTree, external: ExternalBroker | None) -> Iterator[tuple[Broker, BrokerAccess]]:
     """One broker for every grader run: the external one, or a private node started with the
     fixture's own mq-up.sh (rabbit@localhost on free ports and its own epmd), stopped at the end.
     Each run makes and deletes its own temporary vhosts on it."""
     if external is not None:
         broker = from_url(external.amqp_url, external.node, external.management_url)
         # The runs inherit this environment (ERL_EPMD_PORT for the node's rabbitmqctl).
-        access = BrokerAccess(external.amqp_url,
-                              external.management_url or f"http://{broker.host}:{broker.mgmt_port}",
-                              external.node)
+        access = BrokerAccess(
+            external.amqp_url,
+            external.management_url or f"http://{broker.host}:{broker.mgmt_port}",
+            external.node,
+        )
         yield broker, access
         return
     # The node runs as user rabbitmq: its directory must be reachable by it, unlike /tmp's.

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from fixtures.atomic import write_atomic
-from grader.catalogue import CATALOGUE, requirements
+from grader.labs import CATALOGUE
 
 PASSED, FAILED, ERROR = "passed", "failed", "error"
 FAULT_PREFIX = "채점기 오류"
@@ -34,12 +34,18 @@ class IdResult:
     max_score: float
     output: str
     blocked_by: str | None = None  # the missing artefact that made this id unjudgeable
+    seen: str | None = None  # the 관찰 line (extra_data.seen)
 
     @property
     def observations(self) -> list[str]:
         """The 관찰 lines of a failure: what the grader saw."""
-        return [line.removeprefix(OBSERVED).strip() for line in self.output.splitlines()
-                if line.startswith(OBSERVED)]
+        if self.seen:
+            return [self.seen]
+        return [
+            line.removeprefix(OBSERVED).strip()
+            for line in self.output.splitlines()
+            if line.startswith(OBSERVED)
+        ]
 
     @property
     def lab(self) -> str:
@@ -88,8 +94,9 @@ class Results:
 
     def fault_text(self) -> str:
         lines = list(self.faults)
-        lines += [f"{rid}: {(self.tests[rid].output.strip().splitlines() or [''])[-1]}"
-                  for rid in self.errors]
+        lines += [
+            f"{rid}: {(self.tests[rid].output.strip().splitlines() or [''])[-1]}" for rid in self.errors
+        ]
         return "\n".join(lines)
 
 
@@ -101,19 +108,28 @@ def parse_results(data: dict[str, Any]) -> Results:
             extra = t.get("extra_data") or {}
             outcome = str(extra.get("outcome") or t.get("status") or ERROR)
             output = str(t.get("output", ""))
-            tests[rid] = IdResult(rid, str(t.get("name", rid)), outcome, float(t.get("score", 0)),
-                                  float(t.get("max_score", 1)), output,
-                                  extra.get("blocked_by") or _blocked_by(output))
+            tests[rid] = IdResult(
+                rid,
+                str(t.get("name", rid)),
+                outcome,
+                float(t.get("score", 0)),
+                float(t.get("max_score", 1)),
+                output,
+                extra.get("blocked_by") or _blocked_by(output),
+                extra.get("seen"),
+            )
         output = str(data.get("output") or "")
         extra = data.get("extra_data") or {}
         if isinstance(extra.get("grader_errors"), list):
             faults = tuple(str(f) for f in extra["grader_errors"])
         else:  # today's report.py: one "채점기 오류: ..." line per fault in the top-level output
-            faults = tuple(line.split(":", 1)[1].strip() for line in output.splitlines()
-                           if line.startswith(f"{FAULT_PREFIX}:"))
+            faults = tuple(
+                line.split(":", 1)[1].strip()
+                for line in output.splitlines()
+                if line.startswith(f"{FAULT_PREFIX}:")
+            )
         seconds = data.get("execution_time")
-        return Results(tests, faults, output, float(seconds) if seconds is not None else None,
-                       data)
+        return Results(tests, faults, output, float(seconds) if seconds is not None else None, data)
     except (KeyError, TypeError, ValueError) as exc:
         raise ResultsUnreadable(f"results.json is not Gradescope's format: {exc!r}") from exc
 
@@ -138,14 +154,20 @@ def read_results(path: Path) -> Results:
 
 
 def expected_ids(labs: tuple[str, ...]) -> list[str]:
-    return [r.id for lab in labs for r in requirements(lab)]
+    return [r.id for lab in labs for r in CATALOGUE.requirements(lab)]
 
 
-def _unjudged(labs: tuple[str, ...], outcome: str, output: str,
-              extra: dict[str, Any]) -> dict[str, Any]:
+def _unjudged(labs: tuple[str, ...], outcome: str, output: str, extra: dict[str, Any]) -> dict[str, Any]:
     tests = [
-        {"name": f"{rid} {CATALOGUE[rid].title}", "number": rid, "score": 0.0, "max_score": 1.0,
-         "status": FAILED, "output": output, "extra_data": {"outcome": outcome}}
+        {
+            "name": f"{rid} {CATALOGUE[rid].title}",
+            "number": rid,
+            "score": 0.0,
+            "max_score": 1.0,
+            "status": FAILED,
+            "output": output,
+            "extra_data": {"outcome": outcome},
+        }
         for rid in expected_ids(labs)
     ]
     return {"score": 0.0, "output": output, "tests": tests, "extra_data": extra}
@@ -160,8 +182,10 @@ def grader_fault_results(labs: tuple[str, ...], message: str) -> dict[str, Any]:
 
 def refused_results(labs: tuple[str, ...], reason: str) -> dict[str, Any]:
     """The submission itself could not be unpacked: a verdict on the submission, every id failed."""
-    text = (f"확인: 제출물을 풀 수 있다\n관찰: 제출물을 풀 수 없음: {reason}\n"
-            "힌트: python -m grader pack --lab-root /root -o 제출.tar.gz 로 다시 만드세요.")
+    text = (
+        f"확인: 제출물을 풀 수 있다\n관찰: 제출물을 풀 수 없음: {reason}\n"
+        "힌트: python -m grader pack --lab-root /root -o 제출.tar.gz 로 다시 만드세요."
+    )
     return _unjudged(labs, FAILED, text, {"gradable": True, "refused": reason})
 
 

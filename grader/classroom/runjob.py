@@ -38,12 +38,15 @@ class BrokerAccess:
 
     @classmethod
     def of(cls, broker: Broker) -> BrokerAccess:
-        return cls(broker.amqp_url("/"), f"http://{broker.host}:{broker.mgmt_port}", broker.node,
-                   tuple(sorted(broker.ctl_env.items())))
+        return cls(
+            broker.amqp_url("/"),
+            f"http://{broker.host}:{broker.mgmt_port}",
+            broker.node,
+            tuple(sorted(broker.ctl_env.items())),
+        )
 
     def args(self) -> list[str]:
-        args = ["--broker", "url", "--amqp-url", self.amqp_url, "--management-url",
-                self.management_url]
+        args = ["--broker", "url", "--amqp-url", self.amqp_url, "--management-url", self.management_url]
         return args + (["--rabbitmq-node", self.node] if self.node else [])
 
 
@@ -61,9 +64,23 @@ class GraderRun:
     sandbox: str | None = None
 
     def argv(self) -> list[str]:
-        argv = [sys.executable, "-m", "pytest", "grader", "-q", "-p", "no:cacheprovider",
-                "--lab-root", str(self.lab_root), "--fixtures-dir", str(self.fixtures),
-                "--results-json", str(self.results_json), "--state-dir", str(self.state_dir)]
+        argv = [
+            sys.executable,
+            "-m",
+            "pytest",
+            "grader",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "--lab-root",
+            str(self.lab_root),
+            "--fixtures-dir",
+            str(self.fixtures),
+            "--results-json",
+            str(self.results_json),
+            "--state-dir",
+            str(self.state_dir),
+        ]
         if len(self.labs) == 1:
             argv += ["--lab", self.labs[0]]
         if self.broker is not None:
@@ -90,8 +107,15 @@ def run(job: GraderRun) -> RunOutcome:
     env = os.environ | dict(job.broker.env if job.broker else ()) | {"PYTHONDONTWRITEBYTECODE": "1"}
     started = time.monotonic()
     with job.log.open("wb") as log:
-        proc = subprocess.Popen(job.argv(), cwd=REPO, stdout=log, stderr=subprocess.STDOUT,
-                                stdin=subprocess.DEVNULL, env=env, start_new_session=True)
+        proc = subprocess.Popen(
+            job.argv(),
+            cwd=REPO,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            env=env,
+            start_new_session=True,
+        )
         with _LIVE_LOCK:
             _LIVE.add(proc)
         returncode: int | None
@@ -115,14 +139,19 @@ def run(job: GraderRun) -> RunOutcome:
 def _outcome(job: GraderRun, returncode: int | None, seconds: float, log: str) -> RunOutcome:
     board = scoreboard_of(log)
     if returncode is None:
-        return RunOutcome(None, seconds, None, f"grader overran its {job.timeout:.0f} s limit "
-                          "and was stopped", board)
+        return RunOutcome(
+            None, seconds, None, f"grader overran its {job.timeout:.0f} s limit and was stopped", board
+        )
     try:
         results = read_results(job.results_json)
     except ResultsUnreadable as exc:
-        return RunOutcome(returncode, seconds, None,
-                          f"grader exit {returncode} without a results file ({exc}): "
-                          f"{log.strip()[-600:]}", board)
+        return RunOutcome(
+            returncode,
+            seconds,
+            None,
+            f"grader exit {returncode} without a results file ({exc}): {log.strip()[-600:]}",
+            board,
+        )
     if returncode not in (0, 1):
         fault = f"grader exit {returncode}: {log.strip()[-600:]}"
     elif (returncode == 0) != results.all_passed and results.gradable:
@@ -177,7 +206,7 @@ def scoreboard_of(log: str) -> str:
     if start is None:
         return ""
     board = []
-    for line in lines[start + 1:]:
+    for line in lines[start + 1 :]:
         board.append(line)
         if line.startswith("합계:"):
             break
@@ -188,10 +217,15 @@ def scoreboard_of(log: str) -> str:
 def grader_options() -> frozenset[str]:
     """The long options this grader's ``pytest grader`` accepts (for the coming --scripts-root
     and --sandbox: used only once they exist)."""
-    help_text = subprocess.run([sys.executable, "-m", "pytest", "grader", "--help"], cwd=REPO,
-                               capture_output=True, text=True, timeout=120, check=False).stdout
-    return frozenset(word.split("=")[0].rstrip(",") for word in help_text.split()
-                     if word.startswith("--"))
+    help_text = subprocess.run(
+        [sys.executable, "-m", "pytest", "grader", "--help"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    ).stdout
+    return frozenset(word.split("=")[0].rstrip(",") for word in help_text.split() if word.startswith("--"))
 
 
 def sandbox_options(scripts_root: Path | None, sandbox: str) -> tuple[Path | None, str | None]:
@@ -203,7 +237,8 @@ def sandbox_options(scripts_root: Path | None, sandbox: str) -> tuple[Path | Non
         raise SystemExit(
             f"--scripts-root {scripts_root}: the student's scripts can only see their copy at "
             f"{scripts_root} inside the grader's namespace sandbox (pytest grader --sandbox), "
-            "which this grader does not have" + (" enabled" if sandbox == "none" else " yet")
+            "which this grader does not have"
+            + (" enabled" if sandbox == "none" else " yet")
             + ". Without --scripts-root each copy is graded where it is unpacked: scripts that "
             "honour LAB_ROOT are graded correctly, scripts that hard-code /root/q are not."
         )

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from grader.catalogue import CATALOGUE
 from grader.classroom.infra import class_broker, fixture_tree
 from grader.classroom.markdown import finding, scoreboard
 from grader.classroom.results import (
@@ -31,6 +30,7 @@ from grader.classroom.results import (
 from grader.classroom.runjob import GraderRun, RunOutcome, run
 from grader.classroom.submission import UnsafeSubmission, lay_out
 from grader.classroom.version import tool_version
+from grader.labs import CATALOGUE
 
 ALL_PASSED, NOT_YET, GRADER_FAULT = 0, 1, 2
 
@@ -84,8 +84,11 @@ def grade(submission: Path, options: SingleOptions) -> int:
         if options.withhold_faults:
             write_json(options.results_json.with_name("results.grader-error.json"), data)
             options.results_json.unlink(missing_ok=True)
-            print("grade: results.json 을 쓰지 않았습니다: 점수 0 이 아니라 '채점 실패'로 "
-                  "보이게 하려는 것입니다. 다시 채점하세요.", flush=True)
+            print(
+                "grade: results.json 을 쓰지 않았습니다: 점수 0 이 아니라 '채점 실패'로 "
+                "보이게 하려는 것입니다. 다시 채점하세요.",
+                flush=True,
+            )
             return GRADER_FAULT
         return _finish(data, options)
     return _finish(outcome.results.raw, options)
@@ -93,9 +96,16 @@ def grade(submission: Path, options: SingleOptions) -> int:
 
 def _grade_lab_root(options: SingleOptions, scratch: Path) -> RunOutcome:
     tree = fixture_tree(options.fixtures_dir, scratch)
-    job = GraderRun(lab_root=options.lab_root, fixtures=tree.root, state_dir=scratch / "state",
-                    results_json=options.results_json, log=scratch / "grader.log",
-                    labs=options.labs, broker=None, timeout=options.timeout)
+    job = GraderRun(
+        lab_root=options.lab_root,
+        fixtures=tree.root,
+        state_dir=scratch / "state",
+        results_json=options.results_json,
+        log=scratch / "grader.log",
+        labs=options.labs,
+        broker=None,
+        timeout=options.timeout,
+    )
     if "mq" in options.labs:
         with class_broker(tree, None) as (broker, access):
             print(f"grade: RabbitMQ {broker.label} started by the lab's mq-up.sh", flush=True)

@@ -49,8 +49,13 @@ class Manifest:
     files: dict[str, str]  # archive path -> sha256 of its bytes
 
     def to_json(self) -> bytes:
-        body = {"format": FORMAT, "lab_root": self.lab_root, "created": self.created,
-                "tool": self.tool, "files": self.files}
+        body = {
+            "format": FORMAT,
+            "lab_root": self.lab_root,
+            "created": self.created,
+            "tool": self.tool,
+            "files": self.files,
+        }
         return json.dumps(body, ensure_ascii=False, indent=2, sort_keys=True).encode()
 
     @classmethod
@@ -58,8 +63,9 @@ class Manifest:
         try:
             body = json.loads(data)
             if body.get("format") != FORMAT:
-                raise UnsafeSubmission(f"{MANIFEST}: 형식 {body.get('format')!r} 은(는) "
-                                       f"{FORMAT} 이(가) 아닙니다")
+                raise UnsafeSubmission(
+                    f"{MANIFEST}: 형식 {body.get('format')!r} 은(는) {FORMAT} 이(가) 아닙니다"
+                )
             files = {str(k): str(v) for k, v in body["files"].items()}
             return cls(str(body["lab_root"]), str(body["created"]), str(body["tool"]), files)
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
@@ -118,8 +124,7 @@ def pack(lab_root: Path, out: Path, parts: tuple[str, ...] = PARTS) -> Manifest:
     for info in members:
         if info.isfile():
             files[info.name] = _sha256(lab_root / info.name)
-    manifest = Manifest(str(lab_root), datetime.now(UTC).isoformat(timespec="seconds"),
-                        tool_version(), files)
+    manifest = Manifest(str(lab_root), datetime.now(UTC).isoformat(timespec="seconds"), tool_version(), files)
     out.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.NamedTemporaryFile(dir=out.parent, prefix=f".{out.name}.", delete=False) as tmp:
         try:
@@ -227,15 +232,13 @@ def unpack(archive: Path, dest: Path) -> Manifest:
 def _read_manifest(tar: tarfile.TarFile, members: list[tarfile.TarInfo]) -> Manifest:
     head = next((m for m in members if m.name == MANIFEST), None)
     if head is None or not head.isfile():
-        raise UnsafeSubmission(f"{MANIFEST} 이(가) 없습니다: python -m grader pack 으로 만든 "
-                               "파일이 아닙니다")
+        raise UnsafeSubmission(f"{MANIFEST} 이(가) 없습니다: python -m grader pack 으로 만든 파일이 아닙니다")
     stream = tar.extractfile(head)
     assert stream is not None
     return Manifest.from_json(stream.read(MAX_MEMBER))
 
 
-def _extract(tar: tarfile.TarFile, members: list[tarfile.TarInfo], dest: Path,
-             manifest: Manifest) -> None:
+def _extract(tar: tarfile.TarFile, members: list[tarfile.TarInfo], dest: Path, manifest: Manifest) -> None:
     dest.mkdir(parents=True, exist_ok=True)
     dirs: list[tarfile.TarInfo] = []
     for info in members:
@@ -318,6 +321,9 @@ def find_lab_root(folder: Path) -> Path:
 
 def packed_file_in(folder: Path) -> Path | None:
     """The one packed submission in an upload folder, if that is what was uploaded."""
-    packed = [p for p in folder.iterdir()
-              if p.is_file() and p.name.endswith(PACKED_SUFFIXES)] if folder.is_dir() else []
+    packed = (
+        [p for p in folder.iterdir() if p.is_file() and p.name.endswith(PACKED_SUFFIXES)]
+        if folder.is_dir()
+        else []
+    )
     return packed[0] if len(packed) == 1 and not any((folder / p).exists() for p in PARTS) else None

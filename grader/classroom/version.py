@@ -28,8 +28,7 @@ def code_hash() -> str:
     digest = hashlib.sha256()
     files = [REPO / "conftest.py", REPO / "pyproject.toml"]
     for top in JUDGING:
-        files += sorted(p for p in (REPO / top).rglob("*")
-                        if p.is_file() and "__pycache__" not in p.parts)
+        files += sorted(p for p in (REPO / top).rglob("*") if p.is_file() and "__pycache__" not in p.parts)
     for path in files:
         if path.is_file():
             digest.update(f"{path.relative_to(REPO)}\0".encode())
