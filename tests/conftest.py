@@ -12,6 +12,9 @@ import pytest
 
 from fixtures.tree import FixtureTree, build
 from grader.machinery.broker import Broker, start_local
+from grader.queue.lab import QueueLab
+from solutions.walkthrough import walk_queue
+from tests.queue_lab import queue_lab
 
 
 @pytest.fixture(scope="session")
@@ -23,6 +26,21 @@ def fixture_tree(tmp_path_factory: pytest.TempPathFactory) -> FixtureTree:
 def workdir(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
     """A fresh directory per name, for lab roots and grader state dirs."""
     return lambda name: tmp_path_factory.mktemp(name)
+
+
+@pytest.fixture(scope="session")
+def walked(fixture_tree: FixtureTree, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The queue lab's reference walked once: in-process queue tests start from copies of it."""
+    root = tmp_path_factory.mktemp("walked") / "root"
+    walk_queue(root, fixture_tree.root)
+    return root / "q"
+
+
+@pytest.fixture
+def lab(fixture_tree: FixtureTree, walked: Path, tmp_path: Path) -> Iterator[QueueLab]:
+    """A queue lab (tests/queue_lab.py) whose saved and live q/ are copies of ``walked``."""
+    with queue_lab(fixture_tree, tmp_path, walked) as made:
+        yield made
 
 
 @dataclass(frozen=True)

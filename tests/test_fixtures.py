@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import subprocess
@@ -81,3 +82,12 @@ def test_golden_claims() -> None:
     claims = golden_claims()
     assert len(claims.of(Outcome.NO_DOCS)) == 1 and len(claims.of(Outcome.BUSY)) == 1
     assert len(claims.of(Outcome.ACCEPTED)) >= 2
+
+
+def test_golden_inbox_bytes_never_change() -> None:
+    """Lab pods hold fixtures built long ago (fixtures.tree.load compares bytes): the golden
+    inbox is pinned, whatever else changes in the message builders."""
+    digest = hashlib.sha256()
+    for f in golden_set().files:
+        digest.update(f.name.encode() + b"\0" + f.data + b"\0")
+    assert digest.hexdigest() == "fc3429dcb6d14b48af0083f7d5be2b9d01666b9a302ad2926413d8370154a040"

@@ -6,13 +6,17 @@ import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from fixtures.queue_messages import QueueSet
 from grader.machinery.runner import Process, RunResult
 from grader.machinery.scenarios import ScenarioPool
+from grader.machinery.textfile import kind
+from grader.queue import ledger, queuedir
 from grader.queue.catalogue import Q_DIR
 from grader.session import Grading
+from grader.verdict import Missing
 
 LayOut = Callable[[Path, Path], None]  # (lab root, fixture root): the reference walkthrough
 
@@ -47,6 +51,29 @@ class QueueLab:
     def shown(self, name: str = "") -> str:
         """How the student knows the path: /root/q/NAME."""
         return str(self.grading.lab_root / Q_DIR / name).rstrip("/")
+
+    def script(self, name: str) -> Missing | None:
+        """None when the live q/NAME is a regular file a scenario can run; otherwise why not."""
+        path = self.live / name
+        try:
+            mode = path.stat().st_mode
+        except FileNotFoundError:
+            return Missing(self.shown(name))
+        except OSError as exc:
+            return Missing(self.shown(name), f"읽을 수 없음({exc.strerror})")
+        what = kind(mode)
+        return None if what is None else Missing(self.shown(name), f"보통 파일이 아니라 {what}")
+
+    @cached_property
+    def blank_ledger(self) -> Path | None:
+        """The student's ledger schema with no row processed, or None (no usable ledger.db):
+        every behaviour run starts from a copy. Made once, under ``exclusive``."""
+        blank = self.grading.scratch_dir("ledger") / "blank.db"
+        return blank if ledger.blank_copy(self.saved / "ledger.db", blank) else None
+
+    def reset(self) -> None:
+        """Empty queue dirs and a fresh ledger (see queuedir.reset); call under ``exclusive``."""
+        queuedir.reset(self.live, self.blank_ledger)
 
     def start_consume(self) -> Process:
         return self.grading.start([sys.executable, str(self.live / "consume.py")], cwd=self.live)

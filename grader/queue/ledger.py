@@ -8,7 +8,11 @@ from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
+from grader.machinery.textfile import kind
+
 COLUMNS = ("msg_id", "order_no", "seq", "amount", "processed_at")
+SQLITE_HEADER = b"SQLite format 3\x00"
+COMPANIONS = ("-journal", "-wal", "-shm")  # files SQLite keeps beside a database
 CANONICAL_DDL = (
     "CREATE TABLE processed (msg_id TEXT PRIMARY KEY, order_no TEXT NOT NULL, "
     "seq INTEGER NOT NULL, amount INTEGER NOT NULL, processed_at TEXT NOT NULL)"
@@ -28,12 +32,43 @@ def _connect(db: Path) -> sqlite3.Connection:
     return sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10)
 
 
+def problem(db: Path) -> str | None:
+    """Why the student's ``db`` cannot be read as an SQLite database, in Korean; None when it
+    can (or is not there at all: that is the caller's business). Never opens a special file."""
+    try:
+        st = db.stat()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"읽을 수 없음({exc.strerror})"
+    if (what := kind(st.st_mode)) is not None:
+        return f"보통 파일이 아니라 {what}"
+    try:
+        with db.open("rb") as f:
+            head = f.read(len(SQLITE_HEADER))
+    except OSError as exc:
+        return f"읽을 수 없음({exc.strerror})"
+    if head and head != SQLITE_HEADER:
+        return "SQLite 데이터베이스 파일이 아님(파일 첫머리가 'SQLite format 3' 이 아님)"
+    try:
+        with closing(_connect(db)) as conn:
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except sqlite3.OperationalError as exc:
+        if "locked" in str(exc):
+            return "다른 프로세스가 쓰는 중이라 잠겨 있음(sqlite3 셸이나 실행 중인 consume.py 를 끝내세요)"
+        return f"SQLite 가 열지 못함({exc})"
+    except sqlite3.DatabaseError as exc:
+        return f"SQLite 가 읽지 못함({exc})"
+    return None
+
+
 def columns(db: Path) -> list[str]:
-    """Columns of table ``processed``; empty when the table (or the file) is not there."""
+    """Columns of table ``processed``, in lower case (SQLite ignores the case of names); empty
+    when the table (or the file) is not there."""
     if not db.is_file():
         return []
     with closing(_connect(db)) as conn:
-        return [row[1] for row in conn.execute("PRAGMA table_info(processed)")]
+        return [str(row[1]).lower() for row in conn.execute("PRAGMA table_info(processed)")]
 
 
 def msg_id_is_unique(db: Path) -> bool:
@@ -60,17 +95,27 @@ def processed_ddl(db: Path) -> str | None:
         return None
     with closing(_connect(db)) as conn:
         found = conn.execute(
-            "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'processed'"
+            "SELECT sql FROM sqlite_master WHERE type = 'table' AND lower(name) = 'processed'"
         ).fetchone()
     return str(found[0]) if found else None
 
 
-def clear_processed(db: Path) -> None:
-    """Empty table processed of a live ledger, keeping the student's schema (grader reset)."""
-    if "msg_id" not in columns(db):
-        return
-    with closing(sqlite3.connect(db, timeout=10)) as conn, conn:
-        conn.execute("DELETE FROM processed")
+def copy_of(db: Path, dest: Path) -> None:
+    """A consistent copy of a readable database (SQLite's backup: whatever journal it has)."""
+    with closing(_connect(db)) as source, closing(sqlite3.connect(dest)) as copy:
+        source.backup(copy)
+
+
+def blank_copy(db: Path, dest: Path) -> bool:
+    """``dest``: the student's ledger with every table and index but no row in processed (what
+    a behaviour run starts from). False when ``db`` is absent or not a readable database."""
+    if not db.is_file() or problem(db) is not None:
+        return False
+    copy_of(db, dest)
+    if "msg_id" in columns(db):
+        with closing(sqlite3.connect(dest)) as copy, copy:
+            copy.execute("DELETE FROM processed")
+    return True
 
 
 def make_ledger(db: Path, ddl: str | None, entries: Iterable[Mapping[str, object]]) -> None:
@@ -79,6 +124,7 @@ def make_ledger(db: Path, ddl: str | None, entries: Iterable[Mapping[str, object
         db.unlink(missing_ok=True)
         try:
             with closing(sqlite3.connect(db)) as conn, conn:
+                conn.execute("PRAGMA synchronous = OFF")  # the grader's scratch: no need to wait for the disk
                 conn.execute(schema)
                 conn.executemany(
                     f"INSERT INTO processed ({', '.join(COLUMNS)}) VALUES (?, ?, ?, ?, ?)",

@@ -1,22 +1,37 @@
 """Behaviour scenarios of the queue lab: they run the student's scripts and record what
-happened. Verdicts are the checks' business (test_step*.py)."""
+happened. Verdicts are the checks' business (test_step*.py).
+
+Every scenario runs every class of input of its ids' edge maps (grader/queue/edges.py) in
+every run and ends with ``edges.ensure``; the random seed varies only values inside a class.
+"""
 
 from __future__ import annotations
 
 import sqlite3
 import time
 from collections import Counter
-from contextlib import closing
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import closing, contextmanager
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from fixtures.queue_messages import QueueSet, order_messages, random_set
+from fixtures.queue_messages import (
+    QueueFile,
+    QueueSet,
+    consumer_inbox,
+    crowd_inbox,
+    race_copies,
+    valid_bodies,
+)
 from grader.machinery.inotify import Travel, Watcher, travel
-from grader.machinery.runner import RunResult
+from grader.machinery.runner import Process, RunResult
 from grader.machinery.sqlscript import SqlResult, run_sql_script
 from grader.machinery.textfile import Unreadable, read_text
-from grader.queue import ledger, queuedir
+from grader.queue import edges, ledger, queuedir
+from grader.queue.cases import LagLayout, LedgerCase, ReplayCase, lag_layouts, order_ledgers, replay_layout
 from grader.queue.lab import BIG_CONSUME_TIMEOUT, QueueLab
+from grader.queue.waiting import waiting_on
 from grader.scenario import Scenarios
 from grader.verdict import Missing
 
@@ -37,27 +52,16 @@ class ConsumeRun:
 
 @dataclass(frozen=True)
 class Rerun:
-    first: ConsumeRun
+    empty: RunResult  # consume.py over an empty inbox
+    first: ConsumeRun  # every class of message at once
     again: ConsumeRun  # some of the same messages delivered again under new file names
-
-
-@dataclass(frozen=True)
-class Race:
-    """Two consumers released together on messages sharing msg_ids (SQLite lock held)."""
-
-    messages: QueueSet
-    runs: tuple[RunResult, ...]
-    rows_per_id: dict[str, int]
-
-
-@dataclass(frozen=True)
-class TwoConsumers:
-    race: Race
-    crowd: ConsumeRun  # a few hundred messages, both consumers at once
+    covered: frozenset[str]
 
 
 def _read_rows(q: Path) -> tuple[list[ledger.Row] | None, str]:
     db = q / "ledger.db"
+    if (problem := ledger.problem(db)) is not None:
+        return None, f"ledger.db: {problem}"
     if "msg_id" not in ledger.columns(db):
         return None, "ledger.db 에 processed 테이블(msg_id 포함)이 없음"
     try:
@@ -81,87 +85,205 @@ def _consume_watched(lab: QueueLab, messages: QueueSet) -> ConsumeRun:
     return _observe(lab, messages, (run,), seen)
 
 
+# Re-delivered in the second run: ordinary messages only, so a mistake about one class of
+# message (a falsy value, say) shows on the ids judging that class and not on Q3.6.
+AGAIN = ("valid", "seq-across-9-10", "seq-across-99-100", "amount-widths")
+
+
 @scenarios
 def fresh_run(lab: QueueLab) -> Rerun | Missing:
-    """Q3.3–Q3.6, Q3.8: a fresh randomised inbox with every kind of poison, then some of the
-    same messages again under new names."""
-    if not (lab.live / "consume.py").is_file():
-        return Missing(lab.shown("consume.py"))
+    """Q3.3–Q3.6, Q3.8: an empty inbox, then every class of message at once, then some of
+    the same messages again under new names with the first run's state still there."""
+    if (missing := lab.script("consume.py")) is not None:
+        return missing
     rng = lab.grading.rng("fresh_run")
-    messages = random_set(rng, valid=30, duplicates=5)
+    messages = consumer_inbox(rng)
+    ordinary = sorted({str(f.message["msg_id"]) for f in messages.of_case(*AGAIN) if f.message})
+    again_ids = set(rng.sample(ordinary, len(ordinary) // 2))
+    # Every copy of those ids (duplicates too), under names the queue has not seen.
+    again_set = QueueSet(
+        tuple(
+            replace(f, name=f"again-{f.name}")
+            for f in messages.files
+            if f.message is not None and str(f.message["msg_id"]) in again_ids
+        )
+    )
     with lab.exclusive:
-        queuedir.reset(lab.live)
+        lab.reset()
+        empty = lab.consume()
         first = _consume_watched(lab, messages)
-        # Half of the msg_ids (every copy) again: a consumer that empties its ledger on each run
-        # is idempotent by luck, not by a constraint, and ends with fewer rows than before.
-        ids = sorted(messages.messages)
-        again_ids = set(rng.sample(ids, len(ids) // 2))
-        valid = [f for f in messages.files if f.message is not None and str(f.message["msg_id"]) in again_ids]
-        again_set = QueueSet(tuple(type(f)(f"again-{f.name}", f.data, f.kind, f.message) for f in valid))
         again_set.write(lab.live / "inbox")
         again = _observe(lab, again_set, (lab.consume(),))
-    return Rerun(first, again)
+    covered = messages.cases | {"empty-inbox", "rerun-state-present"}
+    edges.ensure("fresh_run", covered)
+    return Rerun(empty, first, again, frozenset(covered))
 
 
-def _hold_lock_until_claimed(lab: QueueLab, db: Path, consumers: int) -> tuple[RunResult, ...]:
-    """Start the consumers while holding SQLite's write lock, release once each holds a file.
+# Q3.7: two consumers ---------------------------------------------------------------------------
+SETTLE_TIMEOUT = 10.0  # a consumer's start and first claim, on a loaded machine
+LOCK_PATIENCE = 3.5  # a consumer waiting at the lock is released before Python's default 5 s
+RACE_ATTEMPTS = 3
 
-    A consumer that checks "already there?" in code and then inserts sees nothing for both
-    files of a pair; a DB constraint still keeps one row.
-    """
+
+@dataclass(frozen=True)
+class Race:
+    """Two consumers, each holding one copy of the same msg_id, released together."""
+
+    messages: QueueSet
+    runs: tuple[RunResult, ...]
+    rows_per_id: dict[str, int]
+    contended: bool  # both were seen waiting at the lock, each holding its copy
+    attempts: int
+
+
+@dataclass(frozen=True)
+class TwoConsumers:
+    race: Race
+    crowd: ConsumeRun  # a few hundred messages, both consumers at once
+    lockstep: bool  # both consumers were waiting at the lock when it was released
+    covered: frozenset[str]
+
+
+@contextmanager
+def _write_lock(db: Path) -> Iterator[None]:
+    """Hold SQLite's write lock on the live ledger (the grader's own copy, see lab.reset)."""
     with closing(sqlite3.connect(db, timeout=10, isolation_level=None)) as conn:
         conn.execute("BEGIN IMMEDIATE")
-        started = [lab.start_consume() for _ in range(consumers)]
-        deadline = time.monotonic() + 2.5
-        while time.monotonic() < deadline:
-            if len(list((lab.live / "processing").iterdir())) >= consumers:
-                time.sleep(0.3)  # let them reach their INSERT
-                break
-            time.sleep(0.02)
-        conn.execute("ROLLBACK")
-    return tuple(lab.wait_consume(p, BIG_CONSUME_TIMEOUT) for p in started)
+        try:
+            yield
+        finally:
+            conn.execute("ROLLBACK")
+
+
+def _ledger_files(lab: QueueLab) -> list[Path]:
+    db = lab.live / "ledger.db"
+    return [db, *(db.with_name(db.name + s) for s in ledger.COMPANIONS)]
+
+
+def _settle(lab: QueueLab, process: Process, holding: Callable[[], bool], timeout: float) -> str:
+    """Wait until ``process`` has ended ('ended'), or waits at the lock: holding its file
+    ('holding') or not ('not-holding'); 'late' if neither within ``timeout`` s."""
+    files = _ledger_files(lab)
+    deadline = time.monotonic() + timeout
+    grace: float | None = None  # a consumer asleep before its claim: give it a moment
+    while True:
+        if not process.running():
+            return "ended"
+        if waiting_on(process.pid, files):
+            if holding():
+                return "holding"
+            grace = grace or time.monotonic() + 1.0
+            if time.monotonic() > grace:
+                return "not-holding"
+        if time.monotonic() > deadline:
+            return "late"
+        time.sleep(0.02)
+
+
+def _ledger_ready(lab: QueueLab) -> None:
+    """A ledger to hold the lock on: the student's blank one, or one the consumer makes itself
+    on an empty inbox (whatever its way)."""
+    if not (lab.live / "ledger.db").exists():
+        lab.consume()
+
+
+def _race_once(lab: QueueLab, copies: tuple[QueueFile, QueueFile]) -> tuple[Race, bool]:
+    """One attempt; the flag says whether it was spoilt by time (worth another attempt)."""
+    lab.reset()
+    _ledger_ready(lab)
+    inbox = lab.live / "inbox"
+    first, second = copies
+    with _write_lock(lab.live / "ledger.db"):
+        QueueSet((first,)).write(inbox)
+        a = lab.start_consume()
+        state_a = _settle(lab, a, lambda: not (inbox / first.name).exists(), SETTLE_TIMEOUT)
+        waited_from = time.monotonic()
+        QueueSet((second,)).write(inbox)
+        b = lab.start_consume()
+        patience = max(0.5, LOCK_PATIENCE - (time.monotonic() - waited_from))
+        state_b = _settle(lab, b, lambda: not (inbox / second.name).exists(), patience)
+    runs = tuple(lab.wait_consume(p, BIG_CONSUME_TIMEOUT) for p in (a, b))
+    rows, _ = _read_rows(lab.live)
+    race = Race(
+        QueueSet(copies),
+        runs,
+        dict(Counter(r.msg_id for r in rows or [])),
+        contended=state_a == state_b == "holding",
+        attempts=1,
+    )
+    return race, "late" in (state_a, state_b)
 
 
 @scenarios
 def two_consumers(lab: QueueLab) -> TwoConsumers | Missing:
-    """Q3.7: two consume.py at once, on a small contended set and on a few hundred files."""
-    if not (lab.live / "consume.py").is_file():
-        return Missing(lab.shown("consume.py"))
+    """Q3.7: two consume.py at once: a race on one msg_id, and a crowd of a few hundred files."""
+    if (missing := lab.script("consume.py")) is not None:
+        return missing
     rng = lab.grading.rng("two_consumers")
+    copies = race_copies(rng)
+    crowd_set = crowd_inbox(rng)
     with lab.exclusive:
-        queuedir.reset(lab.live)
-        lab.consume()  # an empty run lets a consumer create its ledger the way it does
-        pairs = random_set(rng, valid=4, duplicates=4, full_poison=False)
-        pairs = QueueSet(tuple(f for f in pairs.files if f.message is not None))
-        pairs.write(lab.live / "inbox")
-        runs = _hold_lock_until_claimed(lab, lab.live / "ledger.db", 2)
-        rows, _ = _read_rows(lab.live)
-        race = Race(pairs, runs, dict(Counter(r.msg_id for r in rows or [])))
+        attempts = 0
+        while True:  # a race spoilt by time (a consumer too slow to start) is run again
+            attempts += 1
+            race, late = _race_once(lab, copies)
+            if not late or attempts == RACE_ATTEMPTS:
+                break
+        race = replace(race, attempts=attempts)
 
-        crowd_set = random_set(rng, valid=240, duplicates=40)
-        queuedir.reset(lab.live)
+        lab.reset()
+        _ledger_ready(lab)
         crowd_set.write(lab.live / "inbox")
-        started = [lab.start_consume() for _ in range(2)]
+        with _write_lock(lab.live / "ledger.db"):  # both start, then go at once
+            started = [lab.start_consume() for _ in range(2)]
+            states = [_settle(lab, p, lambda: True, SETTLE_TIMEOUT) for p in started]
         crowd_runs = tuple(lab.wait_consume(p, BIG_CONSUME_TIMEOUT) for p in started)
         crowd = _observe(lab, crowd_set, crowd_runs)
-    return TwoConsumers(race, crowd)
+    covered = crowd_set.cases | {"race", "crowd"}
+    edges.ensure("two_consumers", covered)
+    return TwoConsumers(race, crowd, all(s == "holding" for s in states), frozenset(covered))
+
+
+# Q6: order-check.sql ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class LedgerRun:
+    case: LedgerCase
+    result: SqlResult
 
 
 @dataclass(frozen=True)
 class OrderChecks:
-    """order-check.sql on the student's ledger and on three ledgers of the grader's."""
+    """order-check.sql on a copy of the student's ledger and on every ledger of the grader's."""
 
-    own: SqlResult | None  # None: the student's ledger has no processed table
-    duplicated: SqlResult
-    hole: SqlResult
-    clean: SqlResult
+    own: SqlResult | Missing  # Missing: the student's ledger cannot be used, and why
+    runs: tuple[LedgerRun, ...]
+    covered: frozenset[str]
+
+    def of(self, rid: str) -> list[LedgerRun]:
+        return [r for r in self.runs if r.case.rid == rid]
+
+
+def _own_ledger(lab: QueueLab, work: Path, sql: str) -> tuple[SqlResult | Missing, str | None]:
+    """The SQL on a copy of the student's ledger, and the student's CREATE TABLE processed."""
+    student_db = lab.saved / "ledger.db"
+    shown = lab.shown("ledger.db")
+    if not student_db.exists():
+        return Missing(shown), None
+    if (problem := ledger.problem(student_db)) is not None:
+        return Missing(shown, problem), None
+    ddl = ledger.processed_ddl(student_db)
+    if ddl is None:
+        return Missing(shown, "processed 테이블이 없음"), None
+    copy = work / "own.db"
+    ledger.copy_of(student_db, copy)
+    return run_sql_script(copy, sql), ddl
 
 
 @scenarios
 def order_checks(lab: QueueLab) -> OrderChecks | Missing:
     """Q6.1–Q6.4: the student's SQL, run on copies only."""
     sql_file = lab.saved / "order-check.sql"
-    if not sql_file.is_file():
+    if not sql_file.exists() and not sql_file.is_symlink():
         return Missing(lab.shown("order-check.sql"))
     try:
         sql = read_text(sql_file)
@@ -169,79 +291,75 @@ def order_checks(lab: QueueLab) -> OrderChecks | Missing:
         return Missing(lab.shown("order-check.sql"), exc.reason)
     rng = lab.grading.rng("order_checks")
     work = lab.grading.scratch_dir("order-check")
-    student_db = lab.saved / "ledger.db"
-    ddl = ledger.processed_ddl(student_db)
-    own = None
-    if ddl is not None:
-        copy = work / "own.db"
-        copy.write_bytes(student_db.read_bytes())
-        own = run_sql_script(copy, sql)
-
-    sizes = [rng.randrange(10, 16), rng.randrange(10, 14)] + [rng.randrange(3, 9) for _ in range(5)]
-    clean = order_messages(rng, sum(sizes), sizes)
-    stamp = {"processed_at": "2026-11-02T10:00:00+00:00"}
-    by_order: dict[object, list[dict[str, object]]] = {}
-    for entry in clean:
-        by_order.setdefault(entry["order_no"], []).append(entry | stamp)
-    orders = list(by_order.values())
-    victim = rng.choice(orders)
-    repeated = dict(rng.choice(victim)) | {"msg_id": f"m-{rng.getrandbits(40):010x}"}
-    hole_at = rng.randrange(1, len(victim) - 1)  # never the first or the last seq
-
-    def ledger_sql(name: str, entries: list[dict[str, object]]) -> SqlResult:
-        shuffled = entries[:]
-        rng.shuffle(shuffled)
-        db = work / f"{name}.db"
-        ledger.make_ledger(db, ddl, shuffled)
-        return run_sql_script(db, sql)
-
-    every = [e for entries in orders for e in entries]
-    return OrderChecks(
-        own=own,
-        duplicated=ledger_sql("duplicated", [*every, repeated]),
-        hole=ledger_sql("hole", [e for e in every if e is not victim[hole_at]]),
-        clean=ledger_sql("clean", every),
-    )
+    own, ddl = _own_ledger(lab, work, sql)
+    runs = []
+    for i, case in enumerate(order_ledgers(rng)):
+        db = work / f"{i:02d}-{case.key}.db"
+        ledger.make_ledger(db, ddl, case.rows)
+        runs.append(LedgerRun(case, run_sql_script(db, sql)))
+    covered = {r.case.key for r in runs} | {"own-ledger", "scrambled"}
+    edges.ensure("order_checks", covered)
+    return OrderChecks(own, tuple(runs), frozenset(covered))
 
 
+# Q7: lag.sh ------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class LagCase:
-    counts: dict[str, int]  # inbox, processing, error of the grader's queue dir
+    layout: LagLayout
     threshold: int
+    keys: frozenset[str]  # its Q7.2 classes
     run: RunResult
+
+    @property
+    def line(self) -> str:
+        files = self.layout.files
+        return f"inbox={files['inbox']} processing={files['processing']} error={files['error']}"
+
+
+def _lay_out_lag(queue: Path, layout: LagLayout) -> None:
+    for d, n in layout.files.items():
+        (queue / d).mkdir(parents=True)
+        for i in range(n):
+            (queue / d / f"{d}-{i:04d}.json").write_text("{}\n")
+    for d, n in layout.subdirs.items():
+        sub = queue / d / f"{d}-batch"
+        sub.mkdir()
+        for i in range(n):
+            (sub / f"sub-{i:04d}.json").write_text("{}\n")
+    for i in range(layout.hidden):
+        (queue / "inbox" / f".pending-{i}.json").write_text("{}\n")
 
 
 @scenarios
 def lag_runs(lab: QueueLab) -> list[LagCase] | Missing:
-    """Q7.1–Q7.2: lag.sh on queue dirs of the grader's (not /root/q), thresholds around the
-    inbox count (equality included)."""
-    if not (lab.live / "lag.sh").is_file():
-        return Missing(lab.shown("lag.sh"))
+    """Q7.1–Q7.2: lag.sh on queue dirs of the grader's (not /root/q): counts 0, 1 and across
+    digit lengths, subfolders and a hidden file, thresholds around the inbox count."""
+    if (missing := lab.script("lag.sh")) is not None:
+        return missing
     rng = lab.grading.rng("lag_runs")
-    busy = {
-        "inbox": rng.randrange(4, 13),
-        "processing": rng.randrange(1, 6),
-        "error": rng.randrange(1, 7),
-        "done": rng.randrange(2, 9),
-    }
-    empty = dict.fromkeys(busy, 0)
-    cases: list[LagCase] = []
+    jobs: list[tuple[LagLayout, Path, int, frozenset[str]]] = []
+    for layout in lag_layouts(rng):
+        queue = lab.grading.scratch_dir("lag") / "queue"
+        _lay_out_lag(queue, layout)
+        jobs += [(layout, queue, t, keys) for t, keys in layout.thresholds]
+
+    def run(job: tuple[LagLayout, Path, int, frozenset[str]]) -> LagCase:
+        layout, queue, threshold, keys = job
+        return LagCase(layout, threshold, keys, lab.shell("lag.sh", str(queue), str(threshold)))
+
     with lab.exclusive:
-        queuedir.reset(lab.live)  # an empty /root/q, so a script counting it is caught
-        for counts, thresholds in ((busy, (busy["inbox"] + d for d in (-1, 0, 1))), (empty, (0,))):
-            queue = lab.grading.scratch_dir("lag") / "queue"
-            for d, n in counts.items():
-                (queue / d).mkdir(parents=True)
-                for i in range(n):
-                    (queue / d / f"{d}-{rng.getrandbits(32):08x}-{i}.json").write_text("{}\n")
-            shown = {d: n for d, n in counts.items() if d != "done"}
-            cases += [LagCase(shown, t, lab.shell("lag.sh", str(queue), str(t))) for t in thresholds]
+        lab.reset()  # an empty /root/q, so a script counting it instead is caught
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            cases = list(pool.map(run, jobs))
+    covered = {k for c in cases for k in c.keys | c.layout.shows}
+    edges.ensure("lag_runs", covered)
     return cases
 
 
+# Q8: replay.sh ---------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class ReplayCase:
-    argument: str
+class ReplayRun:
+    case: ReplayCase
     run: RunResult
     before: dict[str, str]
     after: dict[str, str]
@@ -249,45 +367,39 @@ class ReplayCase:
     outside_intact: bool = True
 
 
-@dataclass(frozen=True)
-class ReplayRuns:
-    moved: ReplayCase
-    missing: list[ReplayCase]
-    hostile: list[ReplayCase]
+def _lay_out_replay(lab: QueueLab, dirs: dict[str, dict[str, bytes]], held: str) -> None:
+    lab.reset()
+    for d, files in dirs.items():
+        for name, data in files.items():
+            (lab.live / d / name).write_bytes(data)
+    (lab.live / "error" / held).mkdir()
+    (lab.live / "error" / held / "inside.json").write_bytes(b"{}\n")
 
 
 @scenarios
-def replay_runs(lab: QueueLab) -> ReplayRuns | Missing:
-    """Q8.1–Q8.3: replay.sh in the live queue, each case on a freshly laid-out queue."""
-    if not (lab.live / "replay.sh").is_file():
-        return Missing(lab.shown("replay.sh"))
+def replay_runs(lab: QueueLab) -> list[ReplayRun] | Missing:
+    """Q8.1–Q8.3: replay.sh in the live queue: names to move, names not in error/, hostile
+    names. The queue is laid out again after any case that changed it."""
+    if (missing := lab.script("replay.sh")) is not None:
+        return missing
     rng = lab.grading.rng("replay_runs")
-    files = [f for f in random_set(rng, valid=8, duplicates=0).files if f.message is not None]
-    layout = {"inbox": files[:2], "done": files[2:5], "error": files[5:8]}
     outside = lab.grading.scratch_dir("replay-outside") / f"outside-{rng.getrandbits(32):08x}.json"
     outside.write_text("{}\n")
-    prefix = files[0].name.split("-")[0]
-
-    def case(argument: str, moves: str | None = None) -> ReplayCase:
-        queuedir.reset(lab.live)
-        for d, entries in layout.items():
-            QueueSet(tuple(entries)).write(lab.live / d)
-        before = queuedir.fingerprint(lab.live)
-        expected = dict(before)
-        if moves is not None:
-            expected[f"inbox/{moves}"] = expected.pop(f"error/{moves}")
-        run = lab.shell("replay.sh", argument)
-        return ReplayCase(argument, run, before, queuedir.fingerprint(lab.live), expected, outside.is_file())
-
+    layout = replay_layout(rng, valid_bodies(rng, 10), str(lab.live), str(outside))
+    runs: list[ReplayRun] = []
     with lab.exclusive:
-        target = layout["error"][1].name
-        return ReplayRuns(
-            moved=case(target, moves=target),
-            missing=[case(layout["done"][0].name), case(f"{prefix}-9999.json")],
-            hostile=[
-                case(f"../done/{layout['done'][1].name}"),
-                case(str(outside)),
-                case(""),
-                case(f"{prefix} copy 2.json"),
-            ],
-        )
+        dirty = True
+        for case in layout.cases:
+            if dirty:
+                _lay_out_replay(lab, layout.dirs, layout.held)
+            before = queuedir.fingerprint(lab.live)
+            expected = dict(before)
+            if case.moves is not None:
+                expected[f"inbox/{case.moves}"] = expected.pop(f"error/{case.moves}")
+            run = lab.shell("replay.sh", case.argument)
+            after = queuedir.fingerprint(lab.live)
+            runs.append(ReplayRun(case, run, before, after, expected, outside.is_file()))
+            dirty = after != before
+    covered = {r.case.key for r in runs}
+    edges.ensure("replay_runs", covered)
+    return runs

@@ -36,9 +36,9 @@ PLAUSIBLE = {"string": _STRING, "integer": _INTEGER, "number": _NUMBER, "timesta
 def _rows(queue_lab: QueueLab, req: Check) -> tuple[str, list[dict[str, str]]]:
     text = req.text(queue_lab.saved / "schema.csv", queue_lab.shown("schema.csv"))
     lines = text.splitlines()
-    header_cells = next(csv.reader([lines[0]])) if lines else []
+    header_cells = next(csv.reader([lines[0]], skipinitialspace=True)) if lines else []
     header = ",".join(cell.strip() for cell in header_cells)  # quoted cells are fine too
-    reader = csv.reader(io.StringIO("\n".join(lines[1:])))
+    reader = csv.reader(io.StringIO("\n".join(lines[1:])), skipinitialspace=True)
     rows = [
         {
             "field": r[0].strip(),

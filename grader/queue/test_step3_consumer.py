@@ -1,21 +1,35 @@
 """Step 3: consume.py — claim by rename, isolate poison, store once, leave processing/ empty.
 
 The state checks read the student's ledger; the behaviour checks re-run consume.py on fresh
-randomised inboxes (new ids and names, every kind of poison), so no hard-coded answer passes.
+randomised inboxes holding every class of message the lab names (grader/queue/edges.py), so
+no hard-coded answer passes and a failure names the class it failed on.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 
 import pytest
 
+from fixtures.queue_messages import QueueFile
 from grader.machinery.runner import RunResult
 from grader.queue import ledger
+from grader.queue.edges import message_label
 from grader.queue.lab import QueueLab
-from grader.queue.queuedir import counts_text
+from grader.queue.queuedir import DIRS, counts_text
 from grader.queue.scenarios import ConsumeRun, Rerun, TwoConsumers
 from grader.verdict import Check
+
+FALSY_HINT = (
+    '0, 0.0, "" 은 값이 있는 것이지 누락이 아닙니다: `if not msg.get(f)` 대신 '
+    "`msg.get(f) is None` 으로 없음·null 만 골라내세요."
+)
+NOT_OBJECT_HINT = (
+    "JSON 으로 읽히더라도 객체(dict)가 아니면(배열, 문자열, 숫자, null, true) parse 실패로 error/ 에 "
+    "보내세요: isinstance(msg, dict)."
+)
+NULL_HINT = "값이 null 인 필수 필드는 없는 것과 같습니다(missing-field): msg.get(f) is None."
 
 
 def _names(names: Iterable[str], limit: int = 4) -> str:
@@ -24,19 +38,43 @@ def _names(names: Iterable[str], limit: int = 4) -> str:
     return ", ".join(shown[:limit]) + more
 
 
+def _where(observed: ConsumeRun, name: str) -> str:
+    found = [f"{d}/" for d in DIRS if name in observed.after[d]]
+    return ", ".join(found) or "어디에도 없음"
+
+
+def _astray(observed: ConsumeRun) -> list[QueueFile]:
+    """The files that did not end where they belong (alone in the right directory)."""
+    return [
+        f
+        for f in observed.messages.files
+        if f.name not in observed.after[f.ends_in]
+        or any(f.name in observed.after[d] for d in DIRS if d != f.ends_in)
+    ]
+
+
 def _misplaced(observed: ConsumeRun) -> list[str]:
-    """Every way the files did not end where they belong."""
+    """Every way the files did not end where they belong, naming each file's class."""
     after, problems = observed.after, []
     for d in ("inbox", "processing"):
         if after[d]:
             problems.append(f"{d}/ 에 {len(after[d])}개 남음")
-    for f in observed.messages.files:
-        if f.name not in after[f.ends_in]:
-            problems.append(f"{f.name}({f.kind.value}) 이(가) {f.ends_in}/ 에 없음")
-    both = after["done"] & after["error"]
-    if both:
-        problems.append(f"done/ 과 error/ 둘 다에 있음: {_names(both)}")
+    problems += [
+        f"{f.name}({message_label(f.case)}) 이(가) {f.ends_in}/ 가 아니라 {_where(observed, f.name)}"
+        for f in _astray(observed)
+    ]
     return problems
+
+
+def _hint_for(files: Iterable[QueueFile]) -> str | None:
+    cases = {f.case for f in files}
+    if any(c.startswith("falsy-") for c in cases):
+        return FALSY_HINT
+    if any(c.startswith("null-") for c in cases):
+        return NULL_HINT
+    if cases & {"parse-array", "parse-string", "parse-number", "parse-null", "parse-true"}:
+        return NOT_OBJECT_HINT
+    return None
 
 
 def _expect_runs_ok(req: Check, runs: tuple[RunResult, ...], what: str) -> None:
@@ -49,6 +87,13 @@ def _expect_runs_ok(req: Check, runs: tuple[RunResult, ...], what: str) -> None:
 def test_Q3_1_processed_table_with_unique_msg_id(req: Check, queue_lab: QueueLab) -> None:
     db = queue_lab.saved / "ledger.db"
     req.needs(db, queue_lab.shown("ledger.db"))
+    problem = ledger.problem(db)
+    req.expect(
+        problem is None,
+        f"{queue_lab.shown('ledger.db')}: {problem}",
+        hint="ledger.db 는 consume.py 가 sqlite3.connect 로 만드는 SQLite 데이터베이스여야 합니다. "
+        "잘못 만든 파일이면 지우고 consume.py 를 다시 돌리세요.",
+    )
     cols = ledger.columns(db)
     req.expect(bool(cols), "ledger.db 에 processed 테이블이 없음")
     missing = [c for c in ledger.COLUMNS if c not in cols]
@@ -63,20 +108,23 @@ def test_Q3_1_processed_table_with_unique_msg_id(req: Check, queue_lab: QueueLab
 def test_Q3_2_processing_is_empty(req: Check, queue_lab: QueueLab) -> None:
     processing = queue_lab.saved / "processing"
     req.needs(processing, queue_lab.shown("processing"))
-    left = sorted(p.name for p in processing.iterdir())
+    # A consumer's own (empty) subfolder is no message left behind; a file in it is.
+    left = sorted(str(p.relative_to(processing)) for p in processing.rglob("*") if not p.is_dir())
     req.expect(not left, f"processing/ 에 {len(left)}개 남음: {_names(left)}")
 
 
 @pytest.mark.req("Q3.3")
 def test_Q3_3_valid_to_done_poison_to_error(req: Check, fresh_run: Rerun) -> None:
+    req.expect_ran(fresh_run.empty, "빈 inbox 에서 돌린 consume.py")
     first = fresh_run.first
-    _expect_runs_ok(req, first.runs, "새 메시지로 돌린 consume.py")
-    problems = _misplaced(first)
+    problems = [f"consume.py 가 {r.describe()}" for r in first.runs if not r.ok]
+    problems += _misplaced(first)
     req.expect(
         not problems,
-        f"메시지 {len(first.messages.files)}개(파싱 실패·필드 누락·null 포함)를 처리한 뒤: "
-        + "; ".join(problems[:6])
-        + f" [{counts_text(first.after)}]",
+        f"메시지 {len(first.messages.files)}개(모든 종류: 0·빈 문자열, 파싱 실패, 객체 아닌 JSON, 필드 누락, "
+        "null, 중복)를 처리한 뒤: " + "; ".join(problems[:6]) + f" [{counts_text(first.after)}]",
+        hint=_hint_for(_astray(first)),
+        run=first.runs[0],
     )
 
 
@@ -92,11 +140,12 @@ def test_Q3_4_files_pass_through_processing(req: Check, fresh_run: Rerun) -> Non
     )
     moved = [name for name, hops in travel.hops.items() if len(hops) > 1]
     req.expect(bool(moved), "inbox 에서 옮겨진 파일이 하나도 없음", run=first.runs[0])
+    cases = {f.name: message_label(f.case) for f in first.messages.files}
     skipped = travel.skipped_processing()
     req.expect(
         not skipped,
         f"processing/ 으로 옮기지 않고 처리된 파일 {len(skipped)}개: "
-        + "; ".join(f"{n}: {' → '.join(travel.hops[n])}" for n in skipped[:3])
+        + "; ".join(f"{n}({cases.get(n, '?')}): {' → '.join(travel.hops[n])}" for n in skipped[:3])
         + (" (복사 후 삭제는 원자적 이동이 아님)" if travel.copied & set(skipped) else ""),
     )
     read_first = sorted(travel.opened_in_inbox)
@@ -111,23 +160,39 @@ def test_Q3_5_rows_equal_valid_messages(req: Check, fresh_run: Rerun) -> None:
     first = fresh_run.first
     req.expect(first.rows is not None, first.rows_error, run=first.runs[0])
     assert first.rows is not None
-    expected = first.messages.messages
+    bodies = first.messages.bodies  # msg_id -> every body sent under it (copies may differ)
+    case_of = {
+        str(f.message["msg_id"]): f.case for f in first.messages.files if f.message and f.kind == "valid"
+    }
     got = {r.msg_id: r for r in first.rows}
-    missing, extra = sorted(expected.keys() - got.keys()), sorted(got.keys() - expected.keys())
+    missing, extra = sorted(bodies.keys() - got.keys()), sorted(got.keys() - bodies.keys())
+
+    def shown(ids: list[str]) -> str:
+        return ", ".join(f"{i}({message_label(case_of.get(i, ''))})" for i in ids[:4]) + (
+            f" 외 {len(ids) - 4}건" if len(ids) > 4 else ""
+        )
+
     req.expect(
         not missing and not extra,
-        f"정상 메시지 {len(expected)}건 중 없는 msg_id {len(missing)}건({_names(missing)}), "
+        f"정상 메시지 {len(bodies)}건 중 없는 msg_id {len(missing)}건({shown(missing)}), "
         f"메시지에 없는 msg_id {len(extra)}건({_names(extra)}); 행 {len(first.rows)}개",
+        hint=FALSY_HINT if any(case_of.get(i, "").startswith("falsy-") for i in missing) else None,
     )
-    req.expect(len(first.rows) == len(expected), f"행이 {len(first.rows)}개: 같은 msg_id 가 여러 번")
-    wrong = [msg_id for msg_id, m in expected.items() if not _same(got[msg_id], m)]
+    doubled = sorted(i for i, n in Counter(r.msg_id for r in first.rows).items() if n > 1)
+    req.expect(not doubled, f"같은 msg_id 가 여러 행: {_names(doubled)}")
+    wrong = [i for i, sent in bodies.items() if not any(_same(got[i], m) for m in sent)]
     req.expect(
         not wrong,
-        f"값이 메시지와 다른 행 {len(wrong)}개: " + "; ".join(_show(got[i], expected[i]) for i in wrong[:3]),
+        f"값이 메시지와 다른 행 {len(wrong)}개: "
+        + "; ".join(
+            f"[{message_label(case_of.get(i, ''))}] {_show(got[i], bodies[i][0])}" for i in wrong[:3]
+        ),
     )
 
 
 def _same(row: ledger.Row, message: object) -> bool:
+    """The row holds the message's order_no, and its seq and amount as numbers (whatever the
+    column's type), with a processed_at."""
     assert isinstance(message, dict)
 
     def num(value: object) -> float | None:
@@ -148,17 +213,19 @@ def _same(row: ledger.Row, message: object) -> bool:
 def _show(row: ledger.Row, message: object) -> str:
     assert isinstance(message, dict)
     return (
-        f"{row.msg_id}: 행 ({row.order_no}, {row.seq}, {row.amount}, {row.processed_at!r}) / "
-        f"메시지 ({message['order_no']}, {message['seq']}, {message['amount']})"
+        f"{row.msg_id}: 행 ({row.order_no!r}, {row.seq!r}, {row.amount!r}, {row.processed_at!r}) / "
+        f"메시지 ({message['order_no']!r}, {message['seq']!r}, {message['amount']!r})"
     )
 
 
 @pytest.mark.req("Q3.6")
 def test_Q3_6_rerun_adds_no_row(req: Check, fresh_run: Rerun) -> None:
     rerun = fresh_run
-    _expect_runs_ok(req, rerun.again.runs, "같은 메시지를 다시 넣고 돌린 consume.py")
+    _expect_runs_ok(
+        req, rerun.again.runs, "앞선 실행의 상태가 남은 채 같은 메시지를 다시 넣고 돌린 consume.py"
+    )
     before, after = rerun.first.rows, rerun.again.rows
-    req.expect(before is not None and after is not None, rerun.again.rows_error)
+    req.expect(before is not None and after is not None, rerun.again.rows_error or rerun.first.rows_error)
     assert before is not None and after is not None
     lost = sorted({r.msg_id for r in before} - {r.msg_id for r in after})
     req.expect(
@@ -166,7 +233,7 @@ def test_Q3_6_rerun_adds_no_row(req: Check, fresh_run: Rerun) -> None:
     )
     req.expect(
         len(after) == len(before),
-        f"같은 메시지 {len(rerun.again.messages.files)}개를 다시 처리하자 행이 "
+        f"이미 처리한 메시지 {len(rerun.again.messages.files)}개를 새 이름으로 다시 처리하자 행이 "
         f"{len(before)} → {len(after)}개",
     )
     left = sorted(rerun.again.messages.names - rerun.again.after["done"])
@@ -177,19 +244,24 @@ def test_Q3_6_rerun_adds_no_row(req: Check, fresh_run: Rerun) -> None:
 def test_Q3_7_two_consumers_at_once(req: Check, two_consumers: TwoConsumers) -> None:
     both = two_consumers
     race, crowd = both.race, both.crowd
-    _expect_runs_ok(req, race.runs, "같은 msg_id 를 나눠 가진 두 consume.py")
+    how = "잠금 앞에서 둘 다 기다리게 한 뒤 동시에 풀어 줌" if race.contended else "동시에 실행"
+    _expect_runs_ok(req, race.runs, f"같은 msg_id 의 사본을 하나씩 쥔 두 consume.py({how})")
     doubled = sorted(i for i, n in race.rows_per_id.items() if n > 1)
-    req.expect(not doubled, f"두 소비자가 동시에 같은 msg_id 를 넣어 행이 두 개: {_names(doubled)}")
-    _expect_runs_ok(req, crowd.runs, f"메시지 {len(crowd.messages.files)}개에 동시에 돌린 consume.py")
+    req.expect(
+        not doubled,
+        f"같은 msg_id 의 사본을 하나씩 쥔 두 소비자({how})가 둘 다 넣어 행이 두 개: {_names(doubled)}",
+    )
+    what = f"메시지 {len(crowd.messages.files)}개(중복·파싱 실패·필드 누락 포함)에 동시에 돌린 두 consume.py"
+    _expect_runs_ok(req, crowd.runs, what)
     problems = _misplaced(crowd)
-    req.expect(not problems, "; ".join(problems[:6]) + f" [{counts_text(crowd.after)}]")
+    req.expect(not problems, f"{what}: " + "; ".join(problems[:6]) + f" [{counts_text(crowd.after)}]")
     req.expect(crowd.rows is not None, crowd.rows_error)
     assert crowd.rows is not None
     ids = [r.msg_id for r in crowd.rows]
     expected = crowd.messages.messages.keys()
     req.expect(
         len(ids) == len(set(ids)) == len(expected) and set(ids) == expected,
-        f"행 {len(ids)}개(고유 msg_id {len(set(ids))}개), 기대 {len(expected)}개",
+        f"{what}: 행 {len(ids)}개(고유 msg_id {len(set(ids))}개), 기대 {len(expected)}개",
     )
 
 
@@ -198,10 +270,17 @@ def test_Q3_8_poison_does_not_loop(req: Check, fresh_run: Rerun) -> None:
     first = fresh_run.first
     run = first.runs[0]
     req.expect(not run.timed_out, f"consume.py 가 {run.describe()}: 독약 메시지를 계속 돌리나요?", run=run)
-    poison = {f.name for f in first.messages.files if f.ends_in == "error"}
-    looped = sorted(poison & set(first.travel.sent_back_to_inbox() if first.travel else []))
-    req.expect(not looped, f"독약 메시지를 inbox 로 되돌림: {_names(looped)}")
-    stranded = sorted(poison - first.after["error"])
+    poison = {f.name: f for f in first.messages.files if f.ends_in == "error"}
+    looped = sorted(set(poison) & set(first.travel.sent_back_to_inbox() if first.travel else []))
     req.expect(
-        not stranded, f"error/ 에 없는 독약 메시지 {len(stranded)}/{len(poison)}개: {_names(stranded)}"
+        not looped,
+        "독약 메시지를 inbox 로 되돌림: "
+        + ", ".join(f"{n}({message_label(poison[n].case)})" for n in looped[:4]),
+    )
+    stranded = sorted(set(poison) - first.after["error"])
+    req.expect(
+        not stranded,
+        f"error/ 에 없는 독약 메시지 {len(stranded)}/{len(poison)}개: "
+        + ", ".join(f"{n}({message_label(poison[n].case)}, {_where(first, n)})" for n in stranded[:4]),
+        hint=_hint_for(poison[n] for n in stranded),
     )

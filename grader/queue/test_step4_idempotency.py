@@ -26,6 +26,8 @@ def test_Q4_1_done_and_error_counts(req: Check, queue_lab: QueueLab) -> None:
 def test_Q4_2_processed_holds_the_unique_messages(req: Check, queue_lab: QueueLab) -> None:
     db = queue_lab.saved / "ledger.db"
     req.needs(db, queue_lab.shown("ledger.db"))
+    problem = ledger.problem(db)
+    req.expect(problem is None, f"{queue_lab.shown('ledger.db')}: {problem}", hint="Q3.1 을 먼저 고치세요.")
     req.expect("msg_id" in ledger.columns(db), "ledger.db 에 processed 테이블(msg_id)이 없음")
     ids = [r.msg_id for r in ledger.rows(db)]
     expected = queue_lab.expected.messages.keys()

@@ -17,7 +17,7 @@ def test_Q5_1_error_csv_reasons(req: Check, queue_lab: QueueLab) -> None:
     text = req.text(queue_lab.saved / "error.csv", queue_lab.shown("error.csv"))
     rows = [
         [cell.strip() for cell in row]
-        for row in csv.reader(io.StringIO(text))
+        for row in csv.reader(io.StringIO(text), skipinitialspace=True)
         if any(cell.strip() for cell in row)
     ]
     req.expect(

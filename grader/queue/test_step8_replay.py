@@ -1,17 +1,25 @@
-"""Step 8: replay.sh FILENAME moves error/FILENAME back to inbox/ and nothing else, ever."""
+"""Step 8: replay.sh FILENAME moves error/FILENAME back to inbox/ and nothing else, ever.
+
+Every run tries names to move (plain, with a space, an empty file), names not in error/
+(in done/, inbox/, processing/, nowhere) and hostile names (paths, empty, ., .., a
+directory, a glob, blanks); a failure names the case.
+"""
 
 from __future__ import annotations
 
 import pytest
 
-from grader.queue.scenarios import ReplayCase, ReplayRuns
+from grader.queue.edges import label
+from grader.queue.scenarios import ReplayRun
 from grader.verdict import Check
 
+QUOTE_HINT = '변수는 늘 따옴표로 감싸세요: mv "$Q/error/$1" "$Q/inbox/" (공백이나 * 가 든 이름).'
 
-def _changes(case: ReplayCase) -> str:
-    gone = sorted(case.before.keys() - case.after.keys())
-    new = sorted(case.after.keys() - case.before.keys())
-    changed = sorted(k for k in case.before.keys() & case.after.keys() if case.before[k] != case.after[k])
+
+def _changes(run: ReplayRun, against: dict[str, str]) -> str:
+    gone = sorted(against.keys() - run.after.keys())
+    new = sorted(run.after.keys() - against.keys())
+    changed = sorted(k for k in against.keys() & run.after.keys() if against[k] != run.after[k])
     parts = [
         f"사라짐 {gone[:3]}" if gone else "",
         f"생김 {new[:3]}" if new else "",
@@ -20,40 +28,49 @@ def _changes(case: ReplayCase) -> str:
     return ", ".join(p for p in parts if p) or "변화 없음"
 
 
-def _refused(req: Check, case: ReplayCase) -> None:
+def _shown(run: ReplayRun) -> str:
+    return f"[{label(run.case.rid, run.case.key)}] replay.sh {run.case.argument!r}"
+
+
+def _refused(req: Check, run: ReplayRun, hint: str | None = None) -> None:
     __tracebackhide__ = True
-    shown = f"replay.sh {case.argument!r}"
     req.expect(
-        not case.run.timed_out and case.run.returncode != 0,
-        f"{shown}: {case.run.describe()} (기대: 0 이 아닌 코드)",
-        run=case.run,
+        not run.run.timed_out and run.run.returncode != 0,
+        f"{_shown(run)}: {run.run.describe()} (기대: 0 이 아닌 코드)",
+        run=run.run,
     )
     req.expect(
-        case.after == case.before and case.outside_intact,
-        f"{shown} 뒤 큐가 바뀜: {_changes(case)}"
-        + ("" if case.outside_intact else "; 큐 밖의 파일이 옮겨짐"),
-        run=case.run,
+        run.after == run.before and run.outside_intact,
+        f"{_shown(run)} 뒤 큐가 바뀜: {_changes(run, run.before)}"
+        + ("" if run.outside_intact else "; 큐 밖의 파일이 옮겨짐"),
+        hint=hint,
+        run=run.run,
     )
+
+
+def _of(runs: list[ReplayRun], rid: str) -> list[ReplayRun]:
+    return [r for r in runs if r.case.rid == rid]
 
 
 @pytest.mark.req("Q8.1")
-def test_Q8_1_moves_the_file_back_unchanged(req: Check, replay_runs: ReplayRuns) -> None:
-    case = replay_runs.moved
-    req.expect_ran(case.run, f"replay.sh {case.argument}")
-    req.expect(
-        case.after == case.expected,
-        f"replay.sh {case.argument} 뒤: {_changes(case)} (기대: error/ → inbox/ 한 파일만)",
-        run=case.run,
-    )
+def test_Q8_1_moves_the_file_back_unchanged(req: Check, replay_runs: list[ReplayRun]) -> None:
+    for run in _of(replay_runs, "Q8.1"):
+        req.expect_ran(run.run, _shown(run))
+        req.expect(
+            run.after == run.expected,
+            f"{_shown(run)} 뒤: {_changes(run, run.before)} (기대: error/ → inbox/ 한 파일만, 내용 그대로)",
+            hint=QUOTE_HINT if " " in run.case.argument else None,
+            run=run.run,
+        )
 
 
 @pytest.mark.req("Q8.2")
-def test_Q8_2_refuses_a_name_not_in_error(req: Check, replay_runs: ReplayRuns) -> None:
-    for case in replay_runs.missing:
-        _refused(req, case)
+def test_Q8_2_refuses_a_name_not_in_error(req: Check, replay_runs: list[ReplayRun]) -> None:
+    for run in _of(replay_runs, "Q8.2"):
+        _refused(req, run)
 
 
 @pytest.mark.req("Q8.3")
-def test_Q8_3_refuses_hostile_names(req: Check, replay_runs: ReplayRuns) -> None:
-    for case in replay_runs.hostile:
-        _refused(req, case)
+def test_Q8_3_refuses_hostile_names(req: Check, replay_runs: list[ReplayRun]) -> None:
+    for run in _of(replay_runs, "Q8.3"):
+        _refused(req, run, hint=QUOTE_HINT if run.case.key in ("glob", "two-names") else None)

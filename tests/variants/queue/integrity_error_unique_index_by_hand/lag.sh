@@ -1,9 +1,10 @@
 #!/bin/bash
 dir="$1"
 limit="$2"
-inbox=$(ls -1 "$dir/inbox" | wc -l)
-processing=$(ls -1 "$dir/processing" | wc -l)
-error=$(ls -1 "$dir/error" | wc -l)
+# ls -p marks directories with a trailing /: count the rest
+inbox=$(ls -p "$dir/inbox" | grep -vc '/$')
+processing=$(ls -p "$dir/processing" | grep -vc '/$')
+error=$(ls -p "$dir/error" | grep -vc '/$')
 echo "inbox=$inbox processing=$processing error=$error"
 if [ "$inbox" -gt "$limit" ]; then
   exit 1

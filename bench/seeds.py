@@ -1,0 +1,85 @@
+"""Benchmark: the queue lab's self-test variants graded under several seeds.
+
+    python bench/seeds.py [--seeds 10] [--jobs 3] [--only NAME ...]
+
+Each variant is walked into its own lab root once and graded by a real grader run per seed
+(``--grader-seed``, as tests/grading.py does with LAB_GRADER_SELFTEST_SEED). Prints, per
+variant, the ids it failed and whether that set is the same under every seed and equal to
+what its variant.toml declares. A verdict that changes with the seed is a check that covers
+its edges by luck. Exit 1 when any verdict differs between seeds or from the declaration.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from fixtures.tree import build
+from solutions.walkthrough import walk_queue
+from tests.grading import grade
+from tests.variants.variant import Variant, variants
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, default=10)
+    parser.add_argument("--jobs", type=int, default=3)
+    parser.add_argument("--only", nargs="*", default=None)
+    args = parser.parse_args()
+    chosen = [v for v in variants("queue") if args.only is None or v.name in args.only]
+    seeds = [1000 + 7919 * i for i in range(args.seeds)]
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="seeds-", dir="/var/tmp") as tmp:
+        base = Path(tmp)
+        fixtures = build(base / "fixtures").root
+
+        def grade_all(variant: Variant) -> tuple[Variant, dict[int, frozenset[str]], dict[int, set[str]]]:
+            work = base / variant.name
+            walk_queue(work / "root", fixtures, variant.lay_out(work / "solution"))
+            variant.after_walk(work / "root" / "q")
+            failed: dict[int, frozenset[str]] = {}
+            errors: dict[int, set[str]] = {}
+            for seed in seeds:
+                graded = grade(
+                    work / "root",
+                    fixtures,
+                    work / f"state-{seed}",
+                    lab="queue",
+                    args=("--grader-seed", str(seed)),
+                )
+                failed[seed] = frozenset(graded.not_passed)
+                errors[seed] = graded.errors
+            return variant, failed, errors
+
+        with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            results = list(pool.map(grade_all, chosen))
+    bad = 0
+    for variant, failed, errors in results:
+        verdicts = set(failed.values())
+        steady = len(verdicts) == 1
+        declared = all(f == variant.fails for f in failed.values())
+        errored = sorted({rid for e in errors.values() for rid in e})
+        ok = steady and declared and not errored
+        bad += not ok
+        shown = sorted(next(iter(verdicts))) if steady else "varies"
+        print(f"{'ok ' if ok else 'BAD'} {variant.name}: failed {shown} (declared {sorted(variant.fails)})")
+        if not steady:
+            for seed, ids in failed.items():
+                print(f"      seed {seed}: {sorted(ids)}")
+        if errored:
+            print(f"      harness errors on {errored}")
+    print(
+        f"{len(results)} variants x {len(seeds)} seeds in {time.monotonic() - started:.0f} s: "
+        f"{'all verdicts identical across seeds and as declared' if not bad else f'{bad} not'}"
+    )
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

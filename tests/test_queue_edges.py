@@ -1,0 +1,93 @@
+"""The queue lab's edge map (grader/queue/edges.py) is complete, points at real self-tests,
+matches EDGES.md, and the scenarios' inputs cover it whatever the seed."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from fixtures.queue_messages import consumer_inbox, crowd_inbox
+from grader.queue import edges
+from grader.queue.cases import lag_layouts, order_ledgers, replay_layout
+from grader.queue.catalogue import QUEUE
+from tests.grading import REPO
+from tests.variants.variant import VARIANTS
+
+SEEDS = range(10)
+
+
+def test_every_id_has_an_edge_map() -> None:
+    assert [e.rid for e in edges.MAP] == [r.id for r in QUEUE.requirements]
+    for entry in edges.MAP:
+        assert entry.edges, entry.rid
+        assert len({e.key for e in entry.edges}) == len(entry.edges), entry.rid
+        if entry.scenario is None:  # a state id: each class shown by a self-test or variant
+            assert all(e.shown_by for e in entry.edges), entry.rid
+
+
+def _exists(reference: str) -> bool:
+    kind, _, name = reference.partition(" ")
+    if kind == "variant":
+        return name == "reference" or (VARIANTS / "queue" / name / "variant.toml").is_file()
+    path, _, function = reference.partition("::")
+    source = REPO / path
+    return (
+        source.is_file() and re.search(rf"^def {re.escape(function)}\(", source.read_text(), re.M) is not None
+    )
+
+
+def test_shown_by_points_at_real_self_tests() -> None:
+    missing = [
+        f"{entry.rid} {edge.key}: {ref}"
+        for entry in edges.MAP
+        for edge in entry.edges
+        for ref in edge.shown_by
+        if not _exists(ref)
+    ]
+    assert not missing
+
+
+def test_edges_md_is_generated_from_the_map() -> None:
+    committed = (REPO / "grader" / "queue" / "EDGES.md").read_text()
+    assert committed == edges.render(), "regenerate: python -m grader.queue.edges > grader/queue/EDGES.md"
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_inputs_cover_every_class_whatever_the_seed(seed: int) -> None:
+    """The pure builders behind the scenarios hold every class the map names, for any seed
+    (the scenarios also check this at run time: edges.ensure)."""
+    rng = random.Random(seed)
+    fresh = consumer_inbox(rng)
+    need = edges.scenario_keys("Q3.3") | edges.scenario_keys("Q3.8") | edges.scenario_keys("Q3.5")
+    assert need - {"empty-inbox"} <= fresh.cases
+    crowd = crowd_inbox(rng)
+    assert edges.scenario_keys("Q3.7") - {"race", "crowd"} <= crowd.cases
+    ledgers = {c.key for c in order_ledgers(rng)} | {"scrambled"}
+    for rid in ("Q6.2", "Q6.3", "Q6.4"):
+        assert edges.scenario_keys(rid) <= ledgers, rid
+    lag = lag_layouts(rng)
+    assert edges.scenario_keys("Q7.1") <= {k for layout in lag for k in layout.shows}
+    assert edges.scenario_keys("Q7.2") <= {k for layout in lag for _, ks in layout.thresholds for k in ks}
+    replay = replay_layout(rng, [b"{}\n"] * 10, "/root/q", "/tmp/outside.json")
+    for rid in ("Q8.1", "Q8.2", "Q8.3"):
+        assert edges.scenario_keys(rid) <= {c.key for c in replay.cases if c.rid == rid}, rid
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_faulty_ledgers_hold_exactly_their_fault(seed: int) -> None:
+    """A Q6.2 ledger repeats a seq and has no hole; a Q6.3 ledger has a hole and no repeat; a
+    Q6.4 ledger has neither; every order starts at seq 1 (holes before it are not required)."""
+    for case in order_ledgers(random.Random(seed)):
+        by_order: dict[object, list[int]] = {}
+        for row in case.rows:
+            by_order.setdefault(row["order_no"], []).append(int(str(row["seq"])))
+        repeats = any(len(s) != len(set(s)) for s in by_order.values())
+        holes = any(len(set(s)) != max(s) for s in by_order.values())
+        assert all(min(s) == 1 for s in by_order.values()), case.key
+        assert (repeats, holes) == {"Q6.2": (True, False), "Q6.3": (False, True), "Q6.4": (False, False)}[
+            case.rid
+        ], case.key
+        seqs = [int(str(r["seq"])) for r in case.rows if r["order_no"] == case.rows[0]["order_no"]]
+        assert len(seqs) < 3 or seqs not in (sorted(seqs), sorted(seqs, reverse=True)), case.key
