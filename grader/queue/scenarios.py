@@ -123,6 +123,7 @@ def fresh_run(lab: QueueLab) -> Rerun | Missing:
 SETTLE_TIMEOUT = 10.0  # a consumer's start and first claim, on a loaded machine
 LOCK_PATIENCE = 3.5  # a consumer waiting at the lock is released before Python's default 5 s
 RACE_ATTEMPTS = 3
+WAITING = ("holding", "not-holding")  # states of a consumer asleep at the lock
 
 
 @dataclass(frozen=True)
@@ -197,10 +198,10 @@ def _race_once(lab: QueueLab, copies: tuple[QueueFile, QueueFile]) -> tuple[Race
         QueueSet((first,)).write(inbox)
         a = lab.start_consume()
         state_a = _settle(lab, a, lambda: not (inbox / first.name).exists(), SETTLE_TIMEOUT)
-        waited_from = time.monotonic()
         QueueSet((second,)).write(inbox)
         b = lab.start_consume()
-        patience = max(0.5, LOCK_PATIENCE - (time.monotonic() - waited_from))
+        # A waits at the lock from now on: release before a default busy timeout (5 s) ends it.
+        patience = LOCK_PATIENCE if state_a in WAITING else SETTLE_TIMEOUT
         state_b = _settle(lab, b, lambda: not (inbox / second.name).exists(), patience)
     runs = tuple(lab.wait_consume(p, BIG_CONSUME_TIMEOUT) for p in (a, b))
     rows, _ = _read_rows(lab.live)
@@ -236,7 +237,9 @@ def two_consumers(lab: QueueLab) -> TwoConsumers | Missing:
         crowd_set.write(lab.live / "inbox")
         with _write_lock(lab.live / "ledger.db"):  # both start, then go at once
             started = [lab.start_consume() for _ in range(2)]
-            states = [_settle(lab, p, lambda: True, SETTLE_TIMEOUT) for p in started]
+            first = _settle(lab, started[0], lambda: True, SETTLE_TIMEOUT)
+            patience = LOCK_PATIENCE if first in WAITING else SETTLE_TIMEOUT
+            states = [first, _settle(lab, started[1], lambda: True, patience)]
         crowd_runs = tuple(lab.wait_consume(p, BIG_CONSUME_TIMEOUT) for p in started)
         crowd = _observe(lab, crowd_set, crowd_runs)
     covered = crowd_set.cases | {"race", "crowd"}
