@@ -8,11 +8,17 @@ import json
 import random
 import subprocess
 import sys
-from collections import Counter
 from pathlib import Path
 
 from fixtures.claims import Outcome, golden_claims
-from fixtures.queue_messages import REQUIRED_FIELDS, Kind, golden_set, random_set
+from fixtures.queue_messages import (
+    REQUIRED_FIELDS,
+    Kind,
+    consumer_inbox,
+    crowd_inbox,
+    golden_set,
+    race_copies,
+)
 from fixtures.tree import build
 from tests.grading import REPO
 
@@ -63,19 +69,25 @@ def test_rebuild_removes_stale_files(tmp_path: Path) -> None:
     assert not (tmp_path / "eai/queue/inbox/stale.json").exists()
 
 
-def test_random_variants_cover_every_poison_and_differ() -> None:
-    a, b = random_set(random.Random(1)), random_set(random.Random(2))
+def test_behaviour_inboxes_hold_every_class_and_differ() -> None:
+    a, b = consumer_inbox(random.Random(1)), consumer_inbox(random.Random(2))
     assert not set(a.messages) & set(b.messages) and not a.names & b.names
-    kinds = Counter(f.kind for f in a.files)
-    assert kinds[Kind.PARSE] >= 3 and kinds[Kind.MISSING_FIELD] >= 5
-    payloads = [f.data for f in a.files if f.kind is Kind.PARSE]
-    assert b"" in payloads and any(p.startswith(b"[") for p in payloads)
-    missing = [json.loads(f.data) for f in a.files if f.kind is Kind.MISSING_FIELD]
+    assert a.cases == b.cases  # the seed varies values, never which classes are there
+    payloads = {f.case: f.data for f in a.files if f.kind is Kind.PARSE}
+    assert payloads["parse-empty-file"] == b"" and payloads["parse-array"].startswith(b"[")
     for field in REQUIRED_FIELDS:
-        assert any(field not in m for m in missing), field
-    assert any(None in m.values() for m in missing)
-    big = random_set(random.Random(3), valid=240, duplicates=40)
-    assert len(big.files) > 280 and len(big.messages) == 240
+        absent = json.loads(a.of_case(f"absent-{field}")[0].data)
+        nulled = json.loads(a.of_case(f"null-{field}")[0].data)
+        assert field not in absent and nulled[field] is None, field
+    falsy = {f.case: f.message for f in a.of_case("falsy-seq-0", "falsy-amount-0", "falsy-order_no-empty")}
+    assert falsy["falsy-seq-0"] is not None and falsy["falsy-seq-0"]["seq"] == 0
+    assert all(f.kind is Kind.VALID for f in a.of_case("falsy-amount-0.0", "falsy-order_no-empty"))
+    different = a.of_case("dup-different-body")[0].message
+    assert different is not None and len({json.dumps(m) for m in a.bodies[str(different["msg_id"])]}) == 2
+    big = crowd_inbox(random.Random(3), valid=240, duplicates=40)
+    assert len(big.files) == 282 and len(big.messages) == 240
+    first, second = race_copies(random.Random(4))
+    assert first.message == second.message and first.name != second.name
 
 
 def test_golden_claims() -> None:
