@@ -9,7 +9,6 @@ race the same on an idle machine and on a loaded one.
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -22,17 +21,32 @@ def _session_of(stat: str) -> int:
     return int(stat.rsplit(")", 1)[1].split()[3])
 
 
-def _holds_open(pid: Path, paths: frozenset[str]) -> bool:
+FileId = tuple[int, int]  # (st_dev, st_ino): the file itself, whatever path leads to it
+
+
+def _file_ids(files: Iterable[Path]) -> frozenset[FileId]:
+    ids = set()
+    for f in files:
+        try:
+            st = f.stat()
+        except OSError:
+            continue
+        ids.add((st.st_dev, st.st_ino))
+    return frozenset(ids)
+
+
+def _holds_open(pid: Path, files: frozenset[FileId]) -> bool:
     try:
         fds = list((pid / "fd").iterdir())
     except OSError:
         return False
     for fd in fds:
         try:
-            if os.readlink(fd) in paths:
-                return True
+            st = fd.stat()  # follows the descriptor to its file
         except OSError:
             continue
+        if (st.st_dev, st.st_ino) in files:
+            return True
     return False
 
 
@@ -55,7 +69,7 @@ def _asleep(pid: Path) -> bool:
 
 def waiting_on(session: int, files: Iterable[Path]) -> bool:
     """A process of ``session`` has one of ``files`` open and sleeps (SQLite's busy wait)."""
-    paths = frozenset(os.path.realpath(f) for f in files)
+    ids = _file_ids(files)
     for pid in PROC.iterdir():
         if not pid.name.isdigit():
             continue
@@ -64,7 +78,7 @@ def waiting_on(session: int, files: Iterable[Path]) -> bool:
                 continue
         except (OSError, ValueError, IndexError):
             continue
-        if _holds_open(pid, paths) and _asleep(pid):
+        if _holds_open(pid, ids) and _asleep(pid):
             return True
     return False
 
