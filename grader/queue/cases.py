@@ -203,7 +203,7 @@ def lag_layouts(rng: random.Random) -> list[LagLayout]:
             frozenset({"count-widths"}),
         ),
         LagLayout(
-            {"inbox": 100, "processing": 99, "error": rng.randrange(2, 8), "done": done()},
+            {"inbox": 100, "processing": rng.randrange(2, 8), "error": 11, "done": done()},
             (
                 _t(99, "across-99-100", "threshold-above"),
                 _t(100, "threshold-equal"),
@@ -212,7 +212,7 @@ def lag_layouts(rng: random.Random) -> list[LagLayout]:
             frozenset({"count-widths"}),
         ),
         LagLayout(
-            {"inbox": 99, "processing": 100, "error": 1, "done": 0},
+            {"inbox": 99, "processing": 0, "error": 1, "done": 0},
             (_t(100, "across-99-100", "threshold-below"),),
             frozenset({"count-widths"}),
         ),

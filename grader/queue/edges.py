@@ -576,7 +576,11 @@ MAP: tuple[Edges, ...] = (
         (
             _e("count-0", "each directory empty", "비어 있는 디렉터리"),
             _e("count-1", "one file in a directory", "파일 하나"),
-            _e("count-widths", "counts of 9, 10, 11, 99, 100", "자릿수가 다른 건수"),
+            _e(
+                "count-widths",
+                "counts of 9, 10, 11, 99, 100 (inbox), 9, 10, 11 (the others)",
+                "자릿수가 다른 건수",
+            ),
             _e(
                 "subdirectory",
                 "a subdirectory (with files) in inbox, processing, error: not counted",

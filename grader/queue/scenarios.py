@@ -7,6 +7,7 @@ every run and ends with ``edges.ensure``; the random seed varies only values ins
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import time
 from collections import Counter
@@ -320,17 +321,22 @@ class LagCase:
 
 
 def _lay_out_lag(queue: Path, layout: LagLayout) -> None:
+    """The layout's files, each a hard link to one message file (a regular file like any
+    other, made without writing hundreds of files)."""
+    queue.mkdir(parents=True)
+    message = queue.parent / "message.json"
+    message.write_text("{}\n")
     for d, n in layout.files.items():
-        (queue / d).mkdir(parents=True)
+        (queue / d).mkdir()
         for i in range(n):
-            (queue / d / f"{d}-{i:04d}.json").write_text("{}\n")
+            os.link(message, queue / d / f"{d}-{i:04d}.json")
     for d, n in layout.subdirs.items():
         sub = queue / d / f"{d}-batch"
         sub.mkdir()
         for i in range(n):
-            (sub / f"sub-{i:04d}.json").write_text("{}\n")
+            os.link(message, sub / f"sub-{i:04d}.json")
     for i in range(layout.hidden):
-        (queue / "inbox" / f".pending-{i}.json").write_text("{}\n")
+        os.link(message, queue / "inbox" / f".pending-{i}.json")
 
 
 @scenarios
