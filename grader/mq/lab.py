@@ -17,7 +17,6 @@ from grader.machinery.scenarios import Once, ScenarioPool
 from grader.mq.catalogue import MQ_DIR
 from grader.session import Grading
 
-GRACE = 5.0  # a consumer must end within --max-seconds plus this
 SCRIPT_TIMEOUT = 20.0  # topology.py, publish.py
 STATUS_TIMEOUT = 60.0  # rabbitmqctl status, for the reference walkthrough's status.txt
 
