@@ -7,6 +7,8 @@ Real parts only: every variant is walked into its own lab root and graded by a r
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -15,7 +17,7 @@ import pytest
 
 from fixtures.tree import FixtureTree
 from grader.catalogue import Lab
-from grader.machinery.broker import VHOST_PREFIX
+from grader.machinery.broker import VHOST_PREFIX, student_node
 from grader.mq.catalogue import MQ
 from grader.queue.catalogue import QUEUE
 from solutions.walkthrough import walk_mq, walk_queue
@@ -58,14 +60,25 @@ def mq_graded(
         base = workdir(variant.name)
         walk_mq(base / "root", status, variant.lay_out(base / "solution"))
         variant.after_walk(base / "root" / "eaimw" / "mq")
-        return grade(
-            base / "root",
-            fixture_tree.root,
-            base / "state",
-            lab="mq",
-            args=shared_broker.args,
-            env=shared_broker.env,
-        )
+        if not variant.student_broker_down:
+            return grade(
+                base / "root",
+                fixture_tree.root,
+                base / "state",
+                lab="mq",
+                args=shared_broker.args,
+                env=shared_broker.env,
+            )
+        # Student mode finds no rabbit@localhost on 5672 and grades on a private node, whose
+        # files (in the state dir) user rabbitmq must reach.
+        if student_node() is not None:
+            raise RuntimeError(f"{variant.name}: a broker answers on 5672 here; it needs none")
+        state = Path(tempfile.mkdtemp(prefix="lab-grader-state-", dir="/var/tmp"))
+        state.chmod(0o755)
+        try:
+            return grade(base / "root", fixture_tree.root, state / "s", lab="mq")
+        finally:
+            shutil.rmtree(state, ignore_errors=True)
 
     return _grade_all("mq", grade_one)
 

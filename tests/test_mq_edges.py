@@ -1,0 +1,122 @@
+"""The mq lab's edge map agrees with its code, and the pure parts the scenarios lean on work.
+
+No broker here: the live watch's output is parsed from text, the record database is a real
+SQLite file.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+
+from fixtures.claims import Outcome, claim_set
+from grader.mq import drive, edges, live
+from grader.mq.catalogue import MQ
+from grader.mq.scenarios import scenarios
+
+MQ_DIR = Path(edges.__file__).resolve().parent
+CODE = "\n".join(p.read_text() for p in [MQ_DIR / "scenarios.py", *sorted(MQ_DIR.glob("test_step*.py"))])
+
+
+def test_edges_md_is_generated_from_the_map() -> None:
+    expected = edges.markdown([r.id for r in MQ.requirements])
+    assert (MQ_DIR / "EDGES.md").read_text() == expected, (
+        "run: python -m grader.mq.edges > grader/mq/EDGES.md"
+    )
+
+
+def test_every_id_has_edges_and_every_edge_a_known_id_and_scenario() -> None:
+    ids = {r.id for r in MQ.requirements}
+    assert not [rid for rid in sorted(ids) if not edges.of(rid)]
+    for edge in edges.EDGES:
+        assert set(edge.ids) <= ids, edge.name
+        assert edge.scenario == "saved tree" or edge.scenario in scenarios.names, edge.name
+        assert getattr(edges, edge.name) is edge
+    assert len({e.name for e in edges.EDGES}) == len(edges.EDGES)
+
+
+def test_every_edge_is_named_by_the_code_that_covers_it() -> None:
+    used = set(re.findall(r"edges\.([A-Z][A-Z_0-9]*)\b", CODE))
+    assert not {e.name for e in edges.EDGES} - used
+    assert used <= {e.name for e in edges.EDGES}
+
+
+def test_a_fail_names_its_edge_in_korean() -> None:
+    assert str(edges.KILL_HELD) == f"[경우: {edges.KILL_HELD.shown}]"
+    assert all(re.search("[가-힣]", e.shown) or e.shown.isascii() for e in edges.EDGES)
+
+
+def test_claim_sets_fix_the_classes_and_let_the_seed_vary_values_and_order() -> None:
+    sets = [claim_set(random.Random(seed), 3, 2, 2, shuffled=True) for seed in range(20)]
+    for claims in sets:
+        assert [len(claims.of(o)) for o in Outcome] == [3, 2, 2]
+        assert all(c.body["docs"] == [] for c in claims.of(Outcome.NO_DOCS))
+        assert all(str(c.body["claimId"]).startswith("BUSY") for c in claims.of(Outcome.BUSY))
+        assert all(not c.data.isascii() and c.data.endswith(b"\n") for c in claims.files)  # Korean inside
+    assert len({tuple(c.outcome for c in s.files) for s in sets}) > 1  # the order varies
+
+
+def test_other_bytes_and_documents_added_keep_the_claim() -> None:
+    claim = claim_set(random.Random(1), 0, 1, 0).files[0]
+    assert claim.compact != claim.data and not claim.compact.endswith(b"\n")
+    fixed = claim.with_docs(random.Random(2))
+    assert fixed.guid == claim.guid and fixed.body["docs"] and fixed.outcome is Outcome.ACCEPTED
+
+
+WATCH_OUTPUT = (
+    "s 1000 | - | -\n"
+    "h 1050\n"
+    "s 1100 | 24 0 0  | 0 0 0 \n"
+    "s 1150 | 19 5 1 true:5 | 0 0 0 \n"
+    "h 1200\n"
+    "s 1250 | 19 4 1 true:5,false:0 | 1 0 0 \n"
+    "s 13"  # a line still being written
+)
+
+
+def test_the_watch_output_is_read_line_by_line() -> None:
+    seen = live.parse(WATCH_OUTPUT)
+    assert [changed for changed, _ in seen] == [True, False, True, True, False, True]
+    states = [state for _, state in seen]
+    assert states[0].claim is None and states[0].kept == 0 and states[1].at == 1.05
+    assert (states[3].ready, states[3].unacked, states[3].consumers) == (19, 5, 1)
+    assert states[4] == states[3].__class__(1.2, states[3].claim, states[3].dead)  # a heartbeat
+    assert states[5].kept == 19 + 4 + 1 and states[5].dead_ready == 1
+    assert states[5].settings() == "ack_required=True, prefetch_count=5; ack_required=False, prefetch_count=0"
+    assert states[2].settings() == "없음"
+
+
+def _db(tmp_path: Path, *statements: str) -> Path:
+    path = tmp_path / "processed.db"
+    with closing(sqlite3.connect(path)) as conn:
+        for statement in statements:
+            conn.execute(statement)
+        conn.commit()
+    return path
+
+
+@pytest.mark.parametrize(
+    "statements",
+    [
+        ("CREATE TABLE processed (message_id TEXT PRIMARY KEY)", "INSERT INTO processed VALUES ('g-1')"),
+        ("CREATE TABLE kv (k TEXT, v TEXT)", """INSERT INTO kv VALUES ('processed', '["g-0", "g-1"]')"""),
+        ('CREATE TABLE "my table" ("id" BLOB)', "INSERT INTO \"my table\" VALUES (CAST('g-1' AS BLOB))"),
+    ],
+    ids=["column", "json-list", "blob-quoted"],
+)
+def test_the_record_is_found_in_any_shape(tmp_path: Path, statements: tuple[str, ...]) -> None:
+    path = _db(tmp_path, *statements)
+    assert drive.is_sqlite(path) and drive.names(path, "g-1")
+
+
+def test_an_empty_record_or_another_file_names_nothing(tmp_path: Path) -> None:
+    assert not drive.names(_db(tmp_path, "CREATE TABLE processed (message_id TEXT)"), "g-1")
+    other = tmp_path / "not.db"
+    other.write_text("g-1\n")
+    assert not drive.is_sqlite(other) and not drive.names(other, "g-1")
+    assert not drive.is_sqlite(tmp_path / "missing.db")
