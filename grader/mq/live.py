@@ -191,16 +191,20 @@ class Watch:
         until: Callable[[], bool] = lambda: False,
     ) -> Figures | None:
         """The first state from now on for which ``condition`` holds; None when ``timeout``
-        passes first, or ``until`` holds first. "From now on" is read off the watch's own
-        stamps (a line says what the broker held when the watch looked), so a watch slowed
-        down by load is waited for, never taken at its word about a moment it had not seen."""
+        passes first, or ``until`` holds first. Both "from now on" and the timeout are read off
+        the watch's own stamps (a line says what the broker held when the watch looked): a
+        watch slowed down by load is waited for, never taken at its word about a moment it has
+        not seen yet (up to UP_WAIT more, then it counts as stopped)."""
         since = time.time()
-        deadline = time.monotonic() + timeout
+        hard = time.monotonic() + timeout + UP_WAIT
         while True:
-            for _, state in parse(self._process.stdout_so_far()):
-                if state.at >= since and condition(state):
+            seen = [state for _, state in parse(self._process.stdout_so_far()) if state.at >= since]
+            for state in seen:
+                if state.at > since + timeout:
+                    return None
+                if condition(state):
                     return state
-            if time.monotonic() > deadline or until() or not self._process.running():
+            if until() or not self._process.running() or time.monotonic() > hard:
                 return None
             time.sleep(POLL)
 
