@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +16,7 @@ from grader.machinery.partner import Partner
 from grader.machinery.runner import Process, RunResult
 from grader.machinery.scenarios import Once, ScenarioPool
 from grader.mq.catalogue import MQ_DIR
+from grader.scenario import timing
 from grader.session import Grading
 
 SCRIPT_TIMEOUT = 20.0  # topology.py, publish.py
@@ -65,6 +67,7 @@ class MqLab:
         return self.grading.pool
 
     def _set_stage(self) -> Stage:
+        started = time.monotonic()
         broker = choose_broker(self.grading)
         self.grading.on_close(broker.stop)
         self.grading.on_close(broker.delete_our_vhosts)
@@ -73,6 +76,7 @@ class MqLab:
             status = broker.ctl(["status"], STATUS_TIMEOUT) if broker.ctl else None
             self._reference(self.grading.lab_root, status)
         snapshot = self.grading.snapshot(MQ_DIR)
+        timing("mq.stage", started)
         return Stage(broker, snapshot.saved)
 
     def _start(self, argv: Sequence[str], cwd: Path) -> Process:
