@@ -65,8 +65,9 @@ LIVE_NODE = _edge(
     "M1.3",
     "student_node",
     """Student mode: rabbit@localhost answers on 5672/15672 (down: M1.3 FAILs and the rest is
-    graded on a private node); its live limit `vm_memory_monitor:get_memory_limit()` is exactly
-    536870912 bytes. Read once, concurrently with the scenarios.""",
+    graded on a private node); the limit it computed (management API `mem_limit`, else
+    `vm_memory_monitor:get_memory_limit()` through rabbitmqctl) is exactly 536870912 bytes.
+    Read once, concurrently with the scenarios.""",
     "살아 있는 rabbit@localhost",
 )
 
