@@ -245,9 +245,9 @@ KILL_AFTER_201 = _edge(
 REJECT_ONE = _edge(
     "REJECT_ONE",
     "M5.1",
-    "business_rejection",
-    """One no-docs claim beside a good one: exactly one POST, in claim.dead with x-death reason
-    rejected from claim.in, not back in claim.in.""",
+    "one_of_each",
+    """One no-docs claim beside one good and one BUSY claim: exactly one POST, in claim.dead
+    with x-death reason rejected from claim.in, not back in claim.in.""",
     "422 청구 1건",
 )
 REJECT_SEVERAL = _edge(
@@ -260,8 +260,9 @@ REJECT_SEVERAL = _edge(
 BUSY_ONE = _edge(
     "BUSY_ONE",
     "M6.1",
-    "busy_claim",
-    """One BUSY claim beside a good one: exactly two POSTs (one requeue), then claim.dead.""",
+    "one_of_each",
+    """One BUSY claim beside one good and one no-docs claim: exactly two POSTs (one requeue),
+    then claim.dead.""",
     "503 청구 1건",
 )
 BUSY_SEVERAL = _edge(

@@ -32,7 +32,7 @@ def _rejected(req: Check, edge: edges.Edge, seen: ConsumerRun) -> None:
 
 @pytest.mark.req("M5.1")
 def test_M5_1_rejected_once_to_claim_dead(
-    req: Check, business_rejection: ConsumerRun, mixed_claims: ConsumerRun
+    req: Check, one_of_each: ConsumerRun, mixed_claims: ConsumerRun
 ) -> None:
-    _rejected(req, edges.REJECT_ONE, business_rejection)
+    _rejected(req, edges.REJECT_ONE, one_of_each)
     _rejected(req, edges.REJECT_SEVERAL, mixed_claims)

@@ -24,8 +24,8 @@ def _busy_twice(req: Check, edge: edges.Edge, seen: ConsumerRun) -> None:
 
 
 @pytest.mark.req("M6.1")
-def test_M6_1_busy_twice_then_dead(req: Check, busy_claim: ConsumerRun, mixed_claims: ConsumerRun) -> None:
-    _busy_twice(req, edges.BUSY_ONE, busy_claim)
+def test_M6_1_busy_twice_then_dead(req: Check, one_of_each: ConsumerRun, mixed_claims: ConsumerRun) -> None:
+    _busy_twice(req, edges.BUSY_ONE, one_of_each)
     _busy_twice(req, edges.BUSY_SEVERAL, mixed_claims)
 
 
