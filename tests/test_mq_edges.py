@@ -1,7 +1,7 @@
 """The mq lab's edge map agrees with its code, and the pure parts the scenarios lean on work.
 
-No broker here: the live watch's output is parsed from text, the record database is a real
-SQLite file.
+The live watch runs on the self-tests' real node; its output format is also read from text,
+and the record database is a real SQLite file.
 """
 
 from __future__ import annotations
@@ -9,15 +9,19 @@ from __future__ import annotations
 import random
 import re
 import sqlite3
+from collections.abc import Sequence
 from contextlib import closing
 from pathlib import Path
 
 import pytest
 
 from fixtures.claims import Outcome, claim_set
-from grader.mq import drive, edges, live
+from grader.machinery.environ import environment
+from grader.machinery.runner import Process, ProcessRegistry
+from grader.mq import amqp, drive, edges, live
 from grader.mq.catalogue import MQ
 from grader.mq.scenarios import scenarios
+from tests.conftest import SharedBroker
 
 MQ_DIR = Path(edges.__file__).resolve().parent
 CODE = "\n".join(p.read_text() for p in [MQ_DIR / "scenarios.py", *sorted(MQ_DIR.glob("test_step*.py"))])
@@ -120,3 +124,35 @@ def test_an_empty_record_or_another_file_names_nothing(tmp_path: Path) -> None:
     other.write_text("g-1\n")
     assert not drive.is_sqlite(other) and not drive.names(other, "g-1")
     assert not drive.is_sqlite(tmp_path / "missing.db")
+
+
+def test_the_live_watch_sees_every_change_on_a_real_node(shared_broker: SharedBroker, tmp_path: Path) -> None:
+    broker, registry = shared_broker.broker, ProcessRegistry()
+
+    def start(argv: Sequence[str], cwd: Path, env: dict[str, str]) -> Process:
+        return Process(argv, cwd=cwd, env=environment(**env), registry=registry)
+
+    batch = list(claim_set(random.Random(3), 3, 0, 0).files)
+    with broker.vhost("watch-test") as vhost:
+        url = broker.amqp_url(vhost)
+        watch = live.Watch(start, broker, vhost, tmp_path)
+        try:
+            assert watch.now().claim is None  # nothing declared yet
+            amqp.declare_topology(url)
+            amqp.publish(url, *batch)
+            assert watch.when(lambda f: f.ready == 3, timeout=10)
+            with amqp.channel(url) as ch:
+                ch.basic_qos(prefetch_count=2)
+                ch.basic_consume(amqp.CLAIM_QUEUE, lambda *_: None)
+                held = watch.when(lambda f: f.unacked == 2, timeout=10)
+                assert held and held.ready == 1 and held.consumers == 1
+                assert held.settings() == "ack_required=True, prefetch_count=2"
+            back = watch.when(lambda f: f.unacked == 0 and f.consumers == 0, timeout=10)
+            assert back and back.ready == 3 and back.kept == 3
+            amqp.put(url, amqp.DEAD_QUEUE, batch[0])
+            assert watch.when(lambda f: f.dead_ready == 1 and f.kept == 4, timeout=10)
+            assert watch.when(lambda f: f.ready == 99, timeout=0.5) is None  # by the watch's clock
+            assert [s.unacked for s in watch.history()].count(2) >= 1
+        finally:
+            watch.close()
+            registry.close()
