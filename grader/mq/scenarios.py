@@ -362,6 +362,7 @@ def dedup(lab: MqLab) -> DedupRuns | Missing:
         amqp.declare_topology(scene.url)
         amqp.publish(scene.url, claim, claim)
         process = scene.consumer(STOPPED_RUN)
+        partner.wait_for(lambda s: bool(s["calls"]) or not process.running(), timeout=TAKE_WAIT)  # it runs
         handled = lambda f: f.in_claim == 0  # noqa: E731 - acked (or dead-lettered)
         adjacent = watch.when(handled, SETTLE_WAIT, until=lambda: not process.running()) or watch.now()
         after_adjacent = partner.calls(claim.guid)
