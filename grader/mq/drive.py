@@ -14,6 +14,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import pika.exceptions
+
 from fixtures.claims import Claim, claim_set
 from grader.machinery.environ import environment
 from grader.machinery.runner import Process, RunResult
@@ -22,11 +24,12 @@ from grader.mq.lab import MqLab, Scene
 from grader.mq.records import ConsumerRun
 from grader.verdict import Missing
 
-# A consumer must end within --max-seconds plus a grace, counted from its first POST (its
-# clock was surely running then, however slowly the machine started it) ...
+# A consumer must end within --max-seconds plus a grace, counted from when it was first seen at
+# work (consuming claim.in, or POSTing: its clock was surely running then, however slowly the
+# machine started it) ...
 GRACE = 5.0
-# ... or, when it makes no POST at all (an empty queue, a claim system that refuses), from
-# its start: then the grace also covers starting Python and pika on a loaded machine.
+# ... or, when it never was, from its start: then the grace also covers starting Python and
+# pika on a loaded machine.
 START_GRACE = 8.0
 SQLITE_HEADER = b"SQLite format 3\0"
 
@@ -72,34 +75,37 @@ class RunEnd:
     """How a consumer run ended, before anyone looked at the queues."""
 
     run: RunResult
-    ended_after: float  # seconds from its first POST, or from its start when it made none
-    counted_from: str  # "첫 POST" or "시작"
+    ended_after: float  # seconds from when it was seen running (or from its start)
+    counted_from: str  # what it was seen doing first: "claim.in 소비 시작", "첫 POST" or "시작"
     grace: float  # what it was allowed beyond --max-seconds from then
     held: int  # requests the partner held when it had to be stopped
 
 
-def first_post(scene: Scene, process: Process, until: float) -> float | None:
-    """When the partner received its first POST (its monotonic clock is the system's), waiting
-    for it at most until ``until`` or until the consumer ends; None when none came."""
-    if scene.partner is None:
-        return None
-    while True:
-        calls = scene.partner.stats()["calls"]
-        if calls:
-            return float(min(c["at"] for c in calls))
-        if not process.running() or time.monotonic() > until:
-            return None
-        time.sleep(0.05)
+def seen_running(scene: Scene, process: Process, until: float) -> tuple[float, str] | None:
+    """When the consumer was first seen at work: consuming claim.in (the broker counts it as a
+    consumer) or POSTing (the partner's clock is the system's monotonic clock, like ours). Its
+    own clock was surely running by then, however slowly the machine started it. None when
+    neither happened by ``until`` or before it ended (it polls with basic_get, or crashed)."""
+    with contextlib.ExitStack() as stack:
+        channel = stack.enter_context(amqp.channel(scene.url))
+        while True:
+            calls = scene.partner.stats()["calls"] if scene.partner else []
+            if calls:
+                return float(min(c["at"] for c in calls)), "첫 POST"
+            with contextlib.suppress(pika.exceptions.AMQPError):
+                if channel.queue_declare(amqp.CLAIM_QUEUE, passive=True).method.consumer_count:
+                    return time.monotonic(), "claim.in 소비 시작"
+            if not process.running() or time.monotonic() > until:
+                return None
+            time.sleep(0.05)
 
 
 def run_to_end(scene: Scene, process: Process, started: float, seconds: float, grace: float) -> RunEnd:
-    """Let a consumer end by itself: within ``seconds`` + ``grace`` of its first POST, or
-    ``seconds`` + START_GRACE of its start when it made none; stopped when it overruns."""
-    first = first_post(scene, process, started + seconds + START_GRACE)
-    if first is None:
-        reference, allowed, counted_from = started, START_GRACE, "시작"
-    else:
-        reference, allowed, counted_from = first, grace, "첫 POST"
+    """Let a consumer end by itself: within ``seconds`` + ``grace`` of being seen at work, or
+    ``seconds`` + START_GRACE of its start when it never was; stopped when it overruns."""
+    seen = seen_running(scene, process, started + seconds + START_GRACE)
+    reference, counted_from = seen or (started, "시작")
+    allowed = grace if seen else START_GRACE
     deadline = reference + seconds + allowed
     while process.running() and time.monotonic() < deadline:
         time.sleep(0.05)

@@ -51,8 +51,9 @@ def test_M6_3_claim_system_hangs(req: Check, claim_system_hangs: ConsumerRun) ->
     run = seen.run
     req.expect(
         not (run.timed_out and seen.held_when_stopped),
-        f"{edge}: --max-seconds {seen.seconds:g} 인데 첫 POST 뒤 {seen.seconds + seen.grace:g}초가 "
-        "지나도 응답 없는 청구 시스템을 기다리는 중 (HTTP timeout 이 없나요?)",
+        f"{edge}: --max-seconds {seen.seconds:g} 인데 {seen.counted_from} 뒤 "
+        f"{seen.seconds + seen.grace:g}초가 지나도 응답 없는 청구 시스템을 기다리는 중 "
+        "(HTTP timeout 이 없나요?)",
         run=run,
     )
     req.expect(
