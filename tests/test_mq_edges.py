@@ -6,18 +6,17 @@ and the record database is a real SQLite file.
 
 from __future__ import annotations
 
+import os
 import random
 import re
 import sqlite3
-from collections.abc import Sequence
 from contextlib import closing
 from pathlib import Path
 
 import pytest
 
 from fixtures.claims import Outcome, claim_set
-from grader.machinery.environ import environment
-from grader.machinery.runner import Process, ProcessRegistry
+from grader.machinery.broker import VHOST_PREFIX
 from grader.mq import amqp, drive, edges, live
 from grader.mq.catalogue import MQ
 from grader.mq.scenarios import scenarios
@@ -72,27 +71,41 @@ def test_other_bytes_and_documents_added_keep_the_claim() -> None:
     assert fixed.guid == claim.guid and fixed.body["docs"] and fixed.outcome is Outcome.ACCEPTED
 
 
-WATCH_OUTPUT = (
-    "s 1000 | - | -\n"
-    "h 1050\n"
-    "s 1100 | 24 0 0  | 0 0 0 \n"
-    "s 1150 | 19 5 1 true:5 | 0 0 0 \n"
-    "h 1200\n"
-    "s 1250 | 19 4 1 true:5,false:0 | 1 0 0 \n"
-    "s 13"  # a line still being written
-)
+def QueueFiguresOf(ready: int) -> live.QueueFigures:
+    return live.QueueFigures(ready, 0, 0, ())
 
 
-def test_the_watch_output_is_read_line_by_line() -> None:
-    seen = live.parse(WATCH_OUTPUT)
-    assert [changed for changed, _ in seen] == [True, False, True, True, False, True]
-    states = [state for _, state in seen]
-    assert states[0].claim is None and states[0].kept == 0 and states[1].at == 1.05
-    assert (states[3].ready, states[3].unacked, states[3].consumers) == (19, 5, 1)
-    assert states[4] == states[3].__class__(1.2, states[3].claim, states[3].dead)  # a heartbeat
-    assert states[5].kept == 19 + 4 + 1 and states[5].dead_ready == 1
-    assert states[5].settings() == "ack_required=True, prefetch_count=5; ack_required=False, prefetch_count=0"
-    assert states[2].settings() == "없음"
+WATCH_LINES = [
+    "s 1 1000 lab-grader-9-1-a claim.in 24 0 0 -",
+    "s 1 1000 lab-grader-9-1-a claim.dead 0 0 0 -",
+    "h 2 1100",
+    "s 3 1150 lab-grader-9-1-a claim.in 19 5 1 true:5",
+    "s 3 1150 lab-grader-9-2-b claim.in 1 0 0 -",
+    "h 4 1250",
+    "s 5 1300 lab-grader-9-1-a claim.in 19 4 1 true:5,false:0",
+    "s 5 1300 lab-grader-9-1-a claim.dead 1 0 0 -",
+    "s 6 1400 lab-grader-9-1-a claim.in -",
+    "noise that is not a line of the watch",
+]
+
+
+def test_the_watch_output_is_read_per_vhost_and_per_look() -> None:
+    lines = live.Lines()
+    for line in WATCH_LINES:
+        lines.feed(line)
+    assert lines.looks == [1.0, 1.1, 1.15, 1.25, 1.3, 1.4]
+    states = lines.history("lab-grader-9-1-a")
+    assert [s.at for s in states] == [1.0, 1.15, 1.3, 1.4]  # one state per look that changed it
+    assert (states[0].ready, states[0].dead_ready, states[0].kept) == (24, 0, 24)
+    assert (states[1].ready, states[1].unacked, states[1].consumers) == (19, 5, 1)
+    assert states[2].kept == 19 + 4 + 1 and states[2].dead_ready == 1
+    assert states[2].settings() == "ack_required=True, prefetch_count=5; ack_required=False, prefetch_count=0"
+    assert states[0].settings() == "없음" and states[3].claim is None and states[3].in_claim == 0
+    # From a moment on: the first look at or after it (the state then in force), then changes.
+    from_heartbeat = lines.seen_from("lab-grader-9-1-a", 1.2)
+    assert [(s.at, s.unacked) for s in from_heartbeat] == [(1.25, 5), (1.3, 4), (1.4, 0)]
+    assert [s.ready for s in lines.seen_from("lab-grader-9-2-b", 1.0)] == [0, 1]  # not there yet, then 1
+    assert lines.seen_from("lab-grader-9-1-a", 1.5) == []  # no look after it yet
 
 
 def _db(tmp_path: Path, *statements: str) -> Path:
@@ -127,18 +140,16 @@ def test_an_empty_record_or_another_file_names_nothing(tmp_path: Path) -> None:
 
 
 def test_the_live_watch_sees_every_change_on_a_real_node(shared_broker: SharedBroker, tmp_path: Path) -> None:
-    broker, registry = shared_broker.broker, ProcessRegistry()
-
-    def start(argv: Sequence[str], cwd: Path, env: dict[str, str]) -> Process:
-        return Process(argv, cwd=cwd, env=environment(**env), registry=registry)
-
+    broker = shared_broker.broker
     batch = list(claim_set(random.Random(3), 3, 0, 0).files)
-    with broker.vhost("watch-test") as vhost:
-        url = broker.amqp_url(vhost)
-        watch = live.Watch(start, broker, vhost, tmp_path)
+    with broker.vhost("watch-test") as name, broker.vhost("watch-other") as other:
+        url = broker.amqp_url(name)
+        whole = live.Watch(broker, f"{VHOST_PREFIX}{os.getpid()}-", tmp_path)  # this process's vhosts
+        watch = whole.vhost(name)
         try:
             assert watch.now().claim is None  # nothing declared yet
             amqp.declare_topology(url)
+            amqp.declare_topology(broker.amqp_url(other))
             amqp.publish(url, *batch)
             assert watch.when(lambda f: f.ready == 3, timeout=10)
             with amqp.channel(url) as ch:
@@ -153,6 +164,7 @@ def test_the_live_watch_sees_every_change_on_a_real_node(shared_broker: SharedBr
             assert watch.when(lambda f: f.dead_ready == 1 and f.kept == 4, timeout=10)
             assert watch.when(lambda f: f.ready == 99, timeout=0.5) is None  # by the watch's clock
             assert [s.unacked for s in watch.history()].count(2) >= 1
+            assert whole.vhost(other).now().claim == live.QueueFigures(0, 0, 0, ())  # watched too
         finally:
-            watch.close()
-            registry.close()
+            whole.close()
+    assert not whole.running()

@@ -202,14 +202,6 @@ DEADLINE_EMPTY = _edge(
     that only checks its deadline after a message never ends.""",
     "처음부터 빈 큐",
 )
-DEADLINE_IDLE = _edge(
-    "DEADLINE_IDLE",
-    "M4.2",
-    "good_claims",
-    """Its 5 claims done, then idle, --max-seconds 3: exit 0 within 3 + 5 s of being seen at
-    work.""",
-    "일을 마친 뒤 빈 큐",
-)
 DEADLINE_BUSY = _edge(
     "DEADLINE_BUSY",
     "M4.2",

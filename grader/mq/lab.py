@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -11,11 +13,12 @@ from pathlib import Path
 
 from fixtures.claims import ClaimSet
 from grader.machinery import broker as brokers
-from grader.machinery.broker import Broker
+from grader.machinery.broker import VHOST_PREFIX, Broker
 from grader.machinery.partner import Partner
 from grader.machinery.runner import Process, RunResult
 from grader.machinery.scenarios import Once, ScenarioPool
 from grader.mq.catalogue import MQ_DIR
+from grader.mq.live import Watch
 from grader.scenario import timing
 from grader.session import Grading
 
@@ -60,6 +63,7 @@ class MqLab:
         self.claims: ClaimSet = grading.fixtures.claims
         self.live = grading.lab_root / MQ_DIR
         self.stage = Once(self._set_stage)
+        self.watch = Once(self._start_watch)  # live figures of every vhost of this run
         self._reference = reference
 
     @property
@@ -77,7 +81,23 @@ class MqLab:
             self._reference(self.grading.lab_root, status)
         snapshot = self.grading.snapshot(MQ_DIR)
         timing("mq.stage", started)
+        # The watch boots its Erlang VM while the scenarios start (its fault, if any, is
+        # raised where a scenario asks for it).
+        threading.Thread(target=self._warm_watch, daemon=True, name="mq-watch-start").start()
         return Stage(broker, snapshot.saved)
+
+    def _start_watch(self) -> Watch:
+        started = time.monotonic()
+        watch = Watch(
+            self.stage.get().broker, f"{VHOST_PREFIX}{os.getpid()}-", self.grading.scratch_dir("watch")
+        )
+        self.grading.on_close(watch.close)
+        timing("mq.watch", started)
+        return watch
+
+    def _warm_watch(self) -> None:
+        with contextlib.suppress(Exception):
+            self.watch.get()
 
     def _start(self, argv: Sequence[str], cwd: Path) -> Process:
         return self.grading.start(argv, cwd=cwd)

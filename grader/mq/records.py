@@ -62,20 +62,22 @@ class ConsumerRun:
     stats: dict[str, Any]  # the partner's /_stats at the end
     left: list[amqp.Message]  # what claim.in still holds once it ended
     dead: list[amqp.Message]  # what claim.dead holds
-    # How long it ran after its clock was known to have started: from its first POST, or
-    # from its start when it made none (the partner is down, the queue is empty).
+    # How long it ran after its clock was known to have started: from when it was first seen
+    # at work, or from its start when it never was (a run the grader stopped: from its start).
     ended_after: float
-    counted_from: str  # "첫 POST" or "시작"
+    counted_from: str
     grace: float  # what it was allowed beyond --max-seconds, from then
     held_when_stopped: int  # requests the partner held when the grader had to stop it
+    stopped: bool  # the grader stopped it once it had decided about every claim
 
     @property
     def ready(self) -> int:
-        return len(self.left)
+        """Claims of this run left in claim.in (a barrier's extra claim is not counted)."""
+        return sum(guid in {c.guid for c in self.published} for guid in self.left_guids())
 
     def crashed(self) -> bool:
-        """It ended by itself with an error (an overrun, stopped by the grader, is no crash)."""
-        return not self.run.timed_out and self.run.returncode != 0
+        """It ended by itself with an error (an overrun, or a stop by the grader, is no crash)."""
+        return not self.stopped and not self.run.timed_out and self.run.returncode != 0
 
     def calls(self, claim: Claim) -> int:
         return int(self.stats["by_guid"].get(claim.guid, 0))

@@ -17,7 +17,7 @@ from fixtures.claims import Outcome
 from grader.machinery.broker import BrokerUnavailable
 from grader.mq import amqp, drive, edges
 from grader.mq.lab import MqLab, Stage
-from grader.mq.live import Figures, Watch
+from grader.mq.live import Figures, VhostWatch
 from grader.mq.records import (
     ConsumerRun,
     Crashes,
@@ -35,24 +35,22 @@ from grader.verdict import Missing
 
 scenarios: Scenarios[MqLab] = Scenarios("mq", lab_fixture="mq_lab")
 
-# How long consumers run (--max-seconds). Whole seconds, so a student's `type=int` for
-# --max-seconds is graded like `type=float`.
-SHORT_RUN = 3  # a few claims (BUSY ones: two POSTs, a requeue between) before a prompt partner
+# How long consumers that must end by themselves run (--max-seconds). Whole seconds, so a
+# student's `type=int` for --max-seconds is graded like `type=float`. Every other consumer gets
+# a long --max-seconds and is stopped by the grader once it has decided about its claims.
 EMPTY_RUN = 2  # nothing to do at all
 DEADLINE_RUN = 3  # a busy queue: far more work than this
 HANG_RUN = 4  # the partner never answers: the consumer's own HTTP timeout ends each call
 HANG_GRACE = 10.0  # ... it may finish one call beyond the deadline (an HTTP timeout up to ~10 s)
-RESTART_RUN = 2  # a restarted consumer with one claim to recognise
-RECORD_RUN = 2  # M8.4: one BUSY and one no-docs claim, each way
-STOPPED_RUN = 60  # a consumer the grader stops itself once it has seen what it needs
+STOPPED_RUN = drive.STOPPED_RUN
 # The slow claim system
 BUSY_DELAY, BUSY_CLAIMS = 0.5, 30  # 15 s of work: the queue is still busy at the deadline
 PREFETCH_DELAY, PREFETCH_CLAIMS = 1.0, 24  # the prefetch window stays full while watched
 PREFETCH_WINDOW = 1.5  # watched this long after the consumer first takes a message
 # Bounds on waits for conditions (they only run out when the student's script is wrong)
-TAKE_WAIT = 30.0  # for a started consumer to take its first message
+TAKE_WAIT = drive.TAKE_WAIT  # for a started consumer to take its first message
 HELD_WAIT = 30.0  # for the consumer's request to reach a holding partner
-SETTLE_WAIT = 10.0  # for messages to be acked (or dead-lettered)
+SETTLE_WAIT = drive.SETTLE_WAIT  # for messages to be acked (or dead-lettered)
 AFTER_KILL = 5.0  # for a SIGKILLed consumer to be reaped
 NACK_POLICY_WAIT = 10.0  # for the reject-publish policy to take effect
 NODE_TIMEOUT = 60.0  # rabbitmqctl eval of the live memory limit
@@ -172,30 +170,33 @@ def nacked(lab: MqLab) -> RefusedPublish | Missing:
 
 
 # steps 4-6: consumer runs that end by themselves ---------------------------------------------
-def _consumer_run(lab: MqLab, name: str, seconds: float, **kinds: int) -> ConsumerRun | Missing:
+def _decided(lab: MqLab, name: str, **kinds: int) -> ConsumerRun | Missing:
     if missing := drive.missing(lab, "consumer.py"):
         return missing
     batch = drive.claims(lab, name, **kinds)
     with lab.scene(name) as scene:
-        return drive.consume(scene, batch, seconds)
+        return drive.consume_until_decided(lab, scene, batch)
 
 
 @scenarios
 def good_claims(lab: MqLab) -> ConsumerRun | Missing:
-    """M4.1–M4.2: good claims only, then an idle queue until the deadline."""
-    return _consumer_run(lab, "good_claims", SHORT_RUN, good=5)
+    """M4.1: good claims only."""
+    return _decided(lab, "good_claims", good=5)
 
 
 @scenarios
 def mixed_claims(lab: MqLab) -> ConsumerRun | Missing:
     """M4.1, M5.1, M6.1: several claims of every outcome, shuffled, in one queue."""
-    return _consumer_run(lab, "mixed_claims", SHORT_RUN, good=3, no_docs=2, busy=2)
+    return _decided(lab, "mixed_claims", good=3, no_docs=2, busy=2)
 
 
 @scenarios
 def idle_queue(lab: MqLab) -> ConsumerRun | Missing:
-    """M4.2: nothing to consume at all."""
-    return _consumer_run(lab, "idle_queue", EMPTY_RUN)
+    """M4.2: nothing to consume at all, until the deadline."""
+    if missing := drive.missing(lab, "consumer.py"):
+        return missing
+    with lab.scene("idle_queue") as scene:
+        return drive.consume(scene, [], EMPTY_RUN)
 
 
 @scenarios
@@ -213,7 +214,7 @@ def busy_queue(lab: MqLab) -> ConsumerRun | Missing:
 @scenarios
 def one_of_each(lab: MqLab) -> ConsumerRun | Missing:
     """M5.1, M6.1: one good, one no-docs (422) and one BUSY (503) claim."""
-    return _consumer_run(lab, "one_of_each", SHORT_RUN, good=1, no_docs=1, busy=1)
+    return _decided(lab, "one_of_each", good=1, no_docs=1, busy=1)
 
 
 @scenarios
@@ -226,7 +227,7 @@ def claim_system_down(lab: MqLab) -> ConsumerRun | Missing:
         # A port bound but never listened on refuses every connection, and stays ours.
         down.bind(("127.0.0.1", 0))
         url = f"http://127.0.0.1:{down.getsockname()[1]}"
-        return drive.consume(scene, batch, SHORT_RUN, claim_url=url)
+        return drive.consume_until_decided(lab, scene, batch, claim_url=url)
 
 
 @scenarios
@@ -243,7 +244,7 @@ def claim_system_hangs(lab: MqLab) -> ConsumerRun | Missing:
 
 
 # step 4: crashes -----------------------------------------------------------------------------
-def _released(watch: Watch) -> Figures | None:
+def _released(watch: VhostWatch) -> Figures | None:
     """Once a killed consumer's connection is gone and its messages are back."""
     return watch.when(lambda f: f.unacked == 0 and f.consumers == 0, SETTLE_WAIT)
 
@@ -256,7 +257,8 @@ def crashes(lab: MqLab) -> Crashes | Missing:
         return missing
     batch = drive.claims(lab, "kill", good=3)
     fresh = drive.claims(lab, "kill-fresh", good=2)
-    with lab.scene("kill") as scene, drive.watch(scene) as watch:
+    with lab.scene("kill") as scene:
+        watch = drive.watch(scene)
         partner = scene.partner
         assert partner is not None
         partner.control(mode="hang")
@@ -307,7 +309,8 @@ def _prefetch(lab: MqLab, name: str, prefetch: int, *extra: str) -> PrefetchRun 
     if missing := drive.missing(lab, "consumer.py"):
         return missing
     batch = drive.claims(lab, name, good=PREFETCH_CLAIMS)
-    with lab.scene(name) as scene, drive.watch(scene) as watch:
+    with lab.scene(name) as scene:
+        watch = drive.watch(scene)
         assert scene.partner is not None
         scene.partner.control(delay=PREFETCH_DELAY)  # a slow claim system
         amqp.declare_topology(scene.url)
@@ -352,27 +355,31 @@ def prefetch_two(lab: MqLab) -> PrefetchRun | Missing:
 @scenarios
 def dedup(lab: MqLab) -> DedupRuns | Missing:
     """M8.1–M8.3: one message_id twice in the queue, again after its ack to the same process,
-    and again to a new process after the first was SIGKILLed right after that ack."""
+    and again to a new process after the first was SIGKILLed right after an ack."""
     if missing := drive.missing(lab, "consumer.py"):
         return missing
     claim = drive.claims(lab, "dedup", good=1)[0]
-    with lab.scene("dedup") as scene, drive.watch(scene) as watch:
+    with lab.scene("dedup") as scene:
+        watch = drive.watch(scene)
         partner = scene.partner
         assert partner is not None
         amqp.declare_topology(scene.url)
         amqp.publish(scene.url, claim, claim)
         process = scene.consumer(STOPPED_RUN)
-        partner.wait_for(lambda s: bool(s["calls"]) or not process.running(), timeout=TAKE_WAIT)  # it runs
-        handled = lambda f: f.in_claim == 0  # noqa: E731 - acked (or dead-lettered)
-        adjacent = watch.when(handled, SETTLE_WAIT, until=lambda: not process.running()) or watch.now()
+        # Each time: once claim.in holds nothing, a barrier (one more claim, POSTed and acked)
+        # shows the consumer has finished with the copies before the calls are counted.
+        adjacent = drive.decided(scene, process, [claim]) or watch.now()
+        drive.barrier(lab, scene, process)
         after_adjacent = partner.calls(claim.guid)
         amqp.publish(scene.url, claim)
-        repeat = watch.when(handled, SETTLE_WAIT, until=lambda: not process.running()) or watch.now()
+        repeat = watch.when(lambda f: f.in_claim == 0, SETTLE_WAIT, until=lambda: not process.running())
+        repeat = repeat or watch.now()
+        drive.barrier(lab, scene, process)
         after_repeat = partner.calls(claim.guid)
-        process.signal(signal.SIGKILL)  # right after the ack: what it recorded must be on disk
+        process.signal(signal.SIGKILL)  # right after an ack: what it recorded must be on disk
         first = process.wait(AFTER_KILL)
         _released(watch)
-        restarted = drive.consume(scene, [claim], RESTART_RUN, compact=True)
+        restarted = drive.consume_until_decided(lab, scene, [claim], then_barrier=True, compact=True)
         db = scene.db
         return DedupRuns(
             claim=claim,
@@ -398,7 +405,9 @@ def record_only_success(lab: MqLab) -> RecordOnSuccess | Missing:
     busy, no_docs = kind[Outcome.BUSY], kind[Outcome.NO_DOCS]
     with lab.scene("record") as scene:
         assert scene.partner is not None
-        first = drive.consume(scene, [busy, no_docs], RECORD_RUN)
+        # Stopped only once it has finished what it did after its rejects (a record, say).
+        first = drive.consume_until_decided(lab, scene, [busy, no_docs], then_barrier=True)
         scene.partner.control(accept_busy=True)
-        second = drive.consume(scene, [busy, no_docs.with_docs(lab.grading.rng("record-docs"))], RECORD_RUN)
+        again = [busy, no_docs.with_docs(lab.grading.rng("record-docs"))]
+        second = drive.consume_until_decided(lab, scene, again)
         return RecordOnSuccess(busy=busy, no_docs=no_docs, first=first, second=second)
