@@ -182,7 +182,9 @@ GOOD_ALONE = _edge(
     "good_claims",
     """5 good claims alone in claim.in: each POSTed once to /v1/claims with a body that is the
     same JSON (Korean text inside: the bytes must stay UTF-8), each acked; claim.in and
-    claim.dead empty at the end.""",
+    claim.dead empty at the end. This consumer, like every one judged on its work, gets a long
+    --max-seconds and is stopped once each claim was POSTed and claim.in holds nothing: a slow
+    machine only makes it take longer.""",
     "정상 청구 5건만 있는 큐",
 )
 GOOD_AMONG_OTHERS = _edge(
@@ -314,8 +316,9 @@ DUP_ADJACENT = _edge(
     "DUP_ADJACENT",
     "M8.1",
     "dedup",
-    """The same message_id twice in claim.in before the consumer starts: one POST, both
-    acked.""",
+    """The same message_id twice in claim.in before the consumer starts: one POST, both acked.
+    Calls are counted once claim.in is empty and a barrier claim (one more good claim, POSTed
+    and acked) shows the consumer has finished with both copies.""",
     "같은 message_id 두 건이 연달아 대기",
 )
 DUP_LATER = _edge(
@@ -323,15 +326,15 @@ DUP_LATER = _edge(
     "M8.1",
     "dedup",
     """Published again after it was acked, to the same process: no POST, acked (not left
-    unacked, not dead-lettered).""",
+    unacked, not dead-lettered); counted after a barrier claim too.""",
     "ack 한 뒤 같은 프로세스에 다시 옴",
 )
 DUP_AFTER_KILL = _edge(
     "DUP_AFTER_KILL",
     "M8.2",
     "dedup",
-    """That process SIGKILLed right after it acked the repeat; the claim published again with
-    other bytes (one-line JSON, same message_id); a new consumer process on the same
+    """That process SIGKILLed right after it acked the barrier claim; the claim published again
+    with other bytes (one-line JSON, same message_id); a new consumer process on the same
     EAI_MQ_DB: no POST, acked, and it does not crash (when it ends is M4.2's business). Records
     kept in memory until exit, or never committed, fail.""",
     "SIGKILL 뒤 다시 띄운 소비자(같은 EAI_MQ_DB)",
@@ -348,8 +351,10 @@ RETRY_AFTER_503 = _edge(
     "RETRY_AFTER_503",
     "M8.4",
     "record_only_success",
-    """A BUSY claim dead-lettered after two 503s, published again once the partner accepts
-    BUSY claims, to a new process on the same EAI_MQ_DB: POSTed once more, acked.""",
+    """A BUSY claim dead-lettered after two 503s (the consumer stopped only after a barrier
+    claim shows it has finished what it did after its rejects), published again once the
+    partner accepts BUSY claims, to a new process on the same EAI_MQ_DB: POSTed once more,
+    acked. Judged when the claim did reach claim.dead (M6.1 judges that).""",
     "503 두 번으로 DLQ 에 갔던 청구",
 )
 RETRY_AFTER_422 = _edge(
@@ -357,7 +362,8 @@ RETRY_AFTER_422 = _edge(
     "M8.4",
     "record_only_success",
     """A no-docs claim dead-lettered after its 422, published again with documents added (same
-    guid, same message_id): POSTed once more, acked.""",
+    guid, same message_id): POSTed once more, acked. Judged when the claim did reach
+    claim.dead (M5.1 judges that); at least one of the two classes must be judged.""",
     "422 로 DLQ 에 갔던 청구(서류를 채워 다시 발행)",
 )
 
