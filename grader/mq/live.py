@@ -38,7 +38,8 @@ EVERY_MS, BEAT_MS = 20, 100
 
 # Lines: "s SEQ STAMP VHOST QUEUE R U C SETTINGS" (a queue changed; "-" for R when it is gone)
 #        "h SEQ STAMP"                            (a look that changed nothing)
-# SEQ numbers the looks; every line of one look carries its SEQ and STAMP.
+# SEQ numbers the looks; every line of one look carries its SEQ and STAMP, the wall clock when
+# the look began: what a look reports was in the queues at or after its STAMP.
 _SCRIPT = """
 Prefix = <<"{prefix}">>, PL = byte_size(Prefix), Names = [<<"{claim}">>, <<"{dead}">>],
 Limit = {limit_ms}, Every = {every_ms}, Beat = {beat_ms}, Caller = node(group_leader()),
@@ -62,8 +63,8 @@ Loop = fun L(Prev, Seq, NextBeat) ->
     if
         Now - Start > Limit; Gone -> done;
         true ->
+            Stamp = os:system_time(millisecond),  %% before the look: it saw nothing older
             State = maps:from_list([{{{{V, N}}, lists:flatten(Look(Q))}} || {{V, N, Q}} <- Ours()]),
-            Stamp = os:system_time(millisecond),
             Changed = [{{K, S}} || {{K, S}} <- maps:to_list(State), maps:get(K, Prev, none) =/= S]
                 ++ [{{K, "-"}} || K <- maps:keys(Prev), not maps:is_key(K, State), maps:get(K, Prev) =/= "-"],
             [io:format("s ~b ~b ~s ~s ~s~n", [Seq, Stamp, V, N, S]) || {{{{V, N}}, S}} <- Changed],

@@ -5,6 +5,7 @@ import argparse
 import json
 import os
 import sqlite3
+import time
 import urllib.error
 import urllib.request
 
@@ -68,7 +69,10 @@ def main():
         else:
             ch.basic_nack(method.delivery_tag, requeue=True)
         print(properties.message_id, code, flush=True)
+        if time.monotonic() > deadline:  # 메시지가 계속 오면 call_later 는 차례가 안 온다
+            ch.stop_consuming()
 
+    deadline = time.monotonic() + args.max_seconds
     channel.basic_consume(queue="claim.in", on_message_callback=on_message)
     connection.call_later(args.max_seconds, channel.stop_consuming)
     channel.start_consuming()
