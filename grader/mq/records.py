@@ -130,6 +130,7 @@ class DedupRuns:
     adjacent: Figures  # claim.in and claim.dead once both were handled (or when it gave up)
     calls_after_repeat: int  # published again, same process
     repeat: Figures
+    ended_before_repeat: bool  # it had ended by itself (long before its --max-seconds) by then
     restart: ConsumerRun  # a new process on the same EAI_MQ_DB, run to its end
     db_exists: bool
     db_is_sqlite: bool

@@ -371,6 +371,7 @@ def dedup(lab: MqLab) -> DedupRuns | Missing:
         adjacent = drive.decided(scene, process, [claim]) or watch.now()
         drive.barrier(lab, scene, process)
         after_adjacent = partner.calls(claim.guid)
+        ended_before_repeat = not process.running()
         amqp.publish(scene.url, claim)
         repeat = watch.when(lambda f: f.in_claim == 0, SETTLE_WAIT, until=lambda: not process.running())
         repeat = repeat or watch.now()
@@ -388,6 +389,7 @@ def dedup(lab: MqLab) -> DedupRuns | Missing:
             adjacent=adjacent,
             calls_after_repeat=after_repeat,
             repeat=repeat,
+            ended_before_repeat=ended_before_repeat,
             restart=restarted,
             db_exists=db.is_file(),
             db_is_sqlite=drive.is_sqlite(db),

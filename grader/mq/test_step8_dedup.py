@@ -37,6 +37,13 @@ def test_M8_1_repeat_is_acked_without_post(req: Check, dedup: DedupRuns) -> None
     req.expect(not problem, f"{edge}: 두 건을 모두 ack 하지 않음 ({problem})", ACK_DUPLICATES, run=seen.first)
     edge = edges.DUP_LATER
     req.expect(
+        not seen.ended_before_repeat,
+        f"{edge}: consumer.py 가 --max-seconds 가 지나기 전에 끝나 다시 온 메시지를 받지 못함 "
+        f"({seen.first.describe()})",
+        "--max-seconds 가 지날 때까지 claim.in 을 계속 소비하세요(큐가 비어도 끝내지 말고).",
+        run=seen.first,
+    )
+    req.expect(
         seen.calls_after_repeat == seen.calls_after_adjacent,
         f"{edge}: 처리한 message_id 를 다시 발행하자 청구 시스템을 또 부름 "
         f"(POST {seen.calls_after_adjacent}번 → {seen.calls_after_repeat}번)",
