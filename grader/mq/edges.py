@@ -326,7 +326,8 @@ DUP_LATER = _edge(
     "M8.1",
     "dedup",
     """Published again after it was acked, to the same process: no POST, acked (not left
-    unacked, not dead-lettered); counted after a barrier claim too.""",
+    unacked, not dead-lettered); counted after a barrier claim too. A consumer that ended by
+    itself long before its --max-seconds (the queue was empty for a moment) is told so.""",
     "ack 한 뒤 같은 프로세스에 다시 옴",
 )
 DUP_AFTER_KILL = _edge(
