@@ -9,7 +9,9 @@ Prints the median (and min/max) wall time of, each a fresh process:
                                                  already running (aim: under 8 s)
 - `pytest grader`                                both labs, the private broker's start
                                                  included (aim: under 12 s)
-on this machine (the figures in the README were taken on 2 cores).
+on this machine (the figures in the README were taken on 2 cores), and for each the stages
+and scenarios that ended last in its median run: when each started and ended after the grader
+started (the critical path), and how long it took (LAB_GRADER_TIMINGS).
 """
 
 from __future__ import annotations
@@ -33,21 +35,30 @@ from fixtures.tree import build  # noqa: E402
 from grader.machinery.broker import start_local  # noqa: E402
 from solutions.walkthrough import walk_mq  # noqa: E402
 
+SHOWN = 5  # stages and scenarios listed per case
+Timings = list[tuple[str, float, float]]  # (what, started, ended) in seconds after the start
 
-def wall_time(args: list[str], env: dict[str, str] | None = None) -> float:
-    started = time.monotonic()
-    run = subprocess.run(
-        [sys.executable, "-m", "pytest", "grader", "-q", "-p", "no:cacheprovider", *args],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        check=False,
-        env=os.environ | (env or {}),
-    )
-    seconds = time.monotonic() - started
+
+def wall_time(args: list[str], env: dict[str, str] | None = None) -> tuple[float, Timings]:
+    with tempfile.NamedTemporaryFile(prefix="timings-", suffix=".txt") as timings:
+        started = time.monotonic()
+        run = subprocess.run(
+            [sys.executable, "-m", "pytest", "grader", "-q", "-p", "no:cacheprovider", *args],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            check=False,
+            env=os.environ | (env or {}) | {"LAB_GRADER_TIMINGS": timings.name},
+        )
+        seconds = time.monotonic() - started
+        lines = Path(timings.name).read_text().splitlines()
     if run.returncode != 0:
         sys.exit(f"grading the reference failed (exit {run.returncode}):\n{run.stdout[-3000:]}")
-    return seconds
+    ended = []
+    for line in lines:
+        what, begin, end = line.split()
+        ended.append((what, float(begin) - started, float(end) - started))
+    return seconds, sorted(ended, key=lambda t: -t[2])
 
 
 @contextmanager
@@ -72,12 +83,16 @@ def running_broker() -> Iterator[tuple[list[str], dict[str, str]]]:
         shutil.rmtree(base, ignore_errors=True)
 
 
-def report(label: str, times: list[float]) -> None:
+def report(label: str, measured: list[tuple[float, Timings]]) -> None:
+    times = [seconds for seconds, _ in measured]
     print(
         f"{label}: median {statistics.median(times):.2f} s "
         f"(min {min(times):.2f}, max {max(times):.2f}, {len(times)} runs)",
         flush=True,
     )
+    median_run = sorted(measured, key=lambda m: m[0])[len(measured) // 2]
+    for what, begin, end in median_run[1][:SHOWN]:
+        print(f"    {what:<28} {begin:6.2f} -> {end:6.2f} s  ({end - begin:.2f} s)", flush=True)
 
 
 def main() -> int:

@@ -7,6 +7,8 @@ Real parts only: every variant is walked into its own lab root and graded by a r
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -15,7 +17,7 @@ import pytest
 
 from fixtures.tree import FixtureTree
 from grader.catalogue import Lab
-from grader.machinery.broker import VHOST_PREFIX
+from grader.machinery.broker import VHOST_PREFIX, student_node
 from grader.mq.catalogue import MQ
 from grader.queue.catalogue import QUEUE
 from solutions.walkthrough import walk_mq, walk_queue
@@ -48,26 +50,37 @@ def queue_graded(fixture_tree: FixtureTree, workdir: Callable[[str], Path]) -> d
     return _grade_all("queue", grade_one)
 
 
+def grade_mq(
+    variant: Variant, base: Path, fixtures: Path, broker: SharedBroker, status: str, seed: int | None = None
+) -> Graded:
+    """Walk ``variant`` into ``base``/root (once) and grade it on the shared node; a variant
+    whose student broker is down is graded in student mode on a private node of its own."""
+    root = base / "root"
+    if not root.exists():
+        walk_mq(root, status, variant.lay_out(base / "solution"))
+        variant.after_walk(root / "eaimw" / "mq")
+    seeded = ("--grader-seed", str(seed)) if seed is not None else ()
+    if not variant.student_broker_down:
+        state = base / f"state-{seed}"
+        return grade(root, fixtures, state, lab="mq", args=(*broker.args, *seeded), env=broker.env)
+    # Student mode finds no rabbit@localhost on 5672 and grades on a private node, whose files
+    # (in the state dir) user rabbitmq must reach.
+    if student_node() is not None:
+        raise RuntimeError(f"{variant.name}: a broker answers on 5672 here; it needs none")
+    state = Path(tempfile.mkdtemp(prefix="lab-grader-state-", dir="/var/tmp"))
+    state.chmod(0o755)
+    try:
+        return grade(root, fixtures, state / "s", lab="mq", args=seeded)
+    finally:
+        shutil.rmtree(state, ignore_errors=True)
+
+
 @pytest.fixture(scope="module")
 def mq_graded(
     fixture_tree: FixtureTree, shared_broker: SharedBroker, workdir: Callable[[str], Path]
 ) -> dict[str, Graded]:
     status = shared_broker.status()
-
-    def grade_one(variant: Variant) -> Graded:
-        base = workdir(variant.name)
-        walk_mq(base / "root", status, variant.lay_out(base / "solution"))
-        variant.after_walk(base / "root" / "eaimw" / "mq")
-        return grade(
-            base / "root",
-            fixture_tree.root,
-            base / "state",
-            lab="mq",
-            args=shared_broker.args,
-            env=shared_broker.env,
-        )
-
-    return _grade_all("mq", grade_one)
+    return _grade_all("mq", lambda v: grade_mq(v, workdir(v.name), fixture_tree.root, shared_broker, status))
 
 
 def _check(variant: Variant, graded: Graded, ids: int) -> None:

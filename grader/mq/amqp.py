@@ -37,8 +37,9 @@ def channel(url: str) -> Iterator[Any]:
             connection.close()
 
 
-def declare_topology(url: str, *, bind_claim: bool = True) -> None:
-    """The lab's topology exactly as step 2 describes it."""
+def declare_topology(url: str, *, bind_claim: bool = True, claim_key: str = CLAIM_KEY) -> None:
+    """The lab's topology exactly as step 2 describes it; without the queues, or with claim.in
+    bound under another key, for the unroutable cases."""
     with channel(url) as ch:
         ch.exchange_declare(CLAIM_EXCHANGE, "direct", durable=True)
         ch.exchange_declare(DEAD_EXCHANGE, "direct", durable=True)
@@ -46,24 +47,35 @@ def declare_topology(url: str, *, bind_claim: bool = True) -> None:
             return
         ch.queue_declare(CLAIM_QUEUE, durable=True, arguments=DLX_ARGUMENTS)
         ch.queue_declare(DEAD_QUEUE, durable=True)
-        ch.queue_bind(CLAIM_QUEUE, CLAIM_EXCHANGE, CLAIM_KEY)
+        ch.queue_bind(CLAIM_QUEUE, CLAIM_EXCHANGE, claim_key)
         ch.queue_bind(DEAD_QUEUE, DEAD_EXCHANGE, DEAD_KEY)
 
 
-def publish(url: str, *claims: Claim) -> None:
-    """Publish like the model publisher: persistent, message_id = guid, confirmed."""
+def _properties(claim: Claim) -> pika.BasicProperties:
+    return pika.BasicProperties(delivery_mode=2, message_id=claim.guid, content_type="application/json")
+
+
+def publish(url: str, *claims: Claim, compact: bool = False) -> None:
+    """Publish like the model publisher: persistent, message_id = guid, confirmed. The body is
+    the claim file's bytes, or with ``compact`` the same JSON on one line."""
     with channel(url) as ch:
         ch.confirm_delivery()
         for claim in claims:
-            ch.basic_publish(
-                CLAIM_EXCHANGE,
-                CLAIM_KEY,
-                claim.data,
-                mandatory=True,
-                properties=pika.BasicProperties(
-                    delivery_mode=2, message_id=claim.guid, content_type="application/json"
-                ),
-            )
+            body = claim.compact if compact else claim.data
+            ch.basic_publish(CLAIM_EXCHANGE, CLAIM_KEY, body, mandatory=True, properties=_properties(claim))
+
+
+def put(url: str, queue: str, *claims: Claim) -> int:
+    """Put claims straight into ``queue`` (the default exchange: no binding needed), confirmed;
+    how many went in (0 when the queue does not exist)."""
+    with channel(url) as ch:
+        ch.confirm_delivery()
+        for n, claim in enumerate(claims):
+            try:
+                ch.basic_publish("", queue, claim.data, mandatory=True, properties=_properties(claim))
+            except pika.exceptions.UnroutableError:
+                return n
+    return len(claims)
 
 
 @dataclass(frozen=True)

@@ -28,9 +28,10 @@ REQUIREMENTS: list[tuple[str, str, str]] = [
     ),
     (
         "M2.1",
-        "topology.py 를 빈 vhost 에서 두 번 연달아 돌려도 0 으로 끝난다(EAI_AMQP_URL 사용)",
-        "EAI_AMQP_URL 을 읽어 pika.URLParameters 로 접속하세요. 같은 속성으로 다시 선언하면 "
-        "아무 일도 없습니다.",
+        "topology.py 는 두 번 돌려도 안전하다: 빈 vhost(EAI_AMQP_URL)에서 두 번 연달아 0 으로 끝나고, "
+        "두 번째 실행이 claim.in·claim.dead 에 기다리던 청구를 잃지 않는다",
+        "EAI_AMQP_URL 을 읽어 pika.URLParameters 로 접속하고 선언만 하세요: 같은 속성으로 다시 선언하면 "
+        "아무 일도 없습니다(지우고 다시 만들면 기다리던 청구를 잃습니다).",
     ),
     (
         "M2.2",
@@ -74,8 +75,9 @@ REQUIREMENTS: list[tuple[str, str, str]] = [
     ),
     (
         "M4.2",
-        "소비자가 --max-seconds 뒤에 스스로 끝난다",
-        "consume(..., inactivity_timeout=0.5) 로 돌며 시간이 지나면 빠져나와 연결을 닫으세요.",
+        "소비자가 큐가 비어 있든 바쁘든 --max-seconds 뒤에 스스로 끝난다",
+        "consume(..., inactivity_timeout=0.5) 로 돌며 메시지마다, 그리고 쉬는 동안에도 남은 시간을 "
+        "확인하세요(inactivity_timeout 은 쉬는 시간만 잽니다).",
     ),
     (
         "M4.3",
@@ -120,10 +122,14 @@ REQUIREMENTS: list[tuple[str, str, str]] = [
     ),
     (
         "M8.2",
-        "소비자를 다시 띄워도(같은 EAI_MQ_DB) 기억한다",
-        "기록은 메모리(set)가 아니라 SQLite 파일에 남기세요.",
+        "소비자를 다시 띄워도(같은 EAI_MQ_DB) 기억한다: ack 직후 SIGKILL 로 죽었어도",
+        "기록은 메모리(set)가 아니라 SQLite 파일에 남기고, ack 하기 전에 commit 하세요.",
     ),
-    ("M8.3", "기록이 $EAI_MQ_DB 에 생긴다", "os.environ.get('EAI_MQ_DB', '/root/eaimw/mq/processed.db')"),
+    (
+        "M8.3",
+        "기록이 $EAI_MQ_DB 에 있다(SQLite 파일이 생기고 처리한 message_id 가 들어 있다)",
+        "os.environ.get('EAI_MQ_DB', '/root/eaimw/mq/processed.db')",
+    ),
     (
         "M8.4",
         "성공만 기록한다: DLQ 로 간 청구를 나중에 다시 보내면 다시 POST 하고 ack 한다",

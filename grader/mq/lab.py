@@ -3,21 +3,25 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from fixtures.claims import ClaimSet
 from grader.machinery import broker as brokers
-from grader.machinery.broker import Broker
+from grader.machinery.broker import VHOST_PREFIX, Broker
 from grader.machinery.partner import Partner
 from grader.machinery.runner import Process, RunResult
 from grader.machinery.scenarios import Once, ScenarioPool
 from grader.mq.catalogue import MQ_DIR
+from grader.mq.live import Watch
+from grader.scenario import timing
 from grader.session import Grading
 
-GRACE = 5.0  # a consumer must end within --max-seconds plus this
 SCRIPT_TIMEOUT = 20.0  # topology.py, publish.py
 STATUS_TIMEOUT = 60.0  # rabbitmqctl status, for the reference walkthrough's status.txt
 
@@ -59,6 +63,7 @@ class MqLab:
         self.claims: ClaimSet = grading.fixtures.claims
         self.live = grading.lab_root / MQ_DIR
         self.stage = Once(self._set_stage)
+        self.watch = Once(self._start_watch)  # live figures of every vhost of this run
         self._reference = reference
 
     @property
@@ -66,6 +71,7 @@ class MqLab:
         return self.grading.pool
 
     def _set_stage(self) -> Stage:
+        started = time.monotonic()
         broker = choose_broker(self.grading)
         self.grading.on_close(broker.stop)
         self.grading.on_close(broker.delete_our_vhosts)
@@ -74,7 +80,24 @@ class MqLab:
             status = broker.ctl(["status"], STATUS_TIMEOUT) if broker.ctl else None
             self._reference(self.grading.lab_root, status)
         snapshot = self.grading.snapshot(MQ_DIR)
+        timing("mq.stage", started)
+        # The watch boots its Erlang VM while the scenarios start (its fault, if any, is
+        # raised where a scenario asks for it).
+        threading.Thread(target=self._warm_watch, daemon=True, name="mq-watch-start").start()
         return Stage(broker, snapshot.saved)
+
+    def _start_watch(self) -> Watch:
+        started = time.monotonic()
+        watch = Watch(
+            self.stage.get().broker, f"{VHOST_PREFIX}{os.getpid()}-", self.grading.scratch_dir("watch")
+        )
+        self.grading.on_close(watch.close)
+        timing("mq.watch", started)
+        return watch
+
+    def _warm_watch(self) -> None:
+        with contextlib.suppress(Exception):
+            self.watch.get()
 
     def _start(self, argv: Sequence[str], cwd: Path) -> Process:
         return self.grading.start(argv, cwd=cwd)

@@ -8,26 +8,47 @@ from typing import Any
 from fixtures.claims import Claim
 from grader.machinery.runner import RunResult
 from grader.mq import amqp
+from grader.mq.live import Figures
+
+
+@dataclass(frozen=True)
+class NodeLimit:
+    """M1.3: the node that is judged, and its live memory limit."""
+
+    answers: bool
+    limit: str | None  # `vm_memory_monitor:get_memory_limit()` as printed; None when unread
+    error: str | None  # why rabbitmqctl could not read it (a student FAIL: the node misbehaves)
 
 
 @dataclass(frozen=True)
 class TopologyRuns:
-    runs: tuple[RunResult, RunResult]
-    exchanges: dict[str, dict[str, Any]]  # name -> management API view (type, durable, ...)
+    first: RunResult  # in an empty vhost
+    second: RunResult  # with everything declared and claims waiting
+    exchanges: dict[str, dict[str, Any]]  # after both runs: name -> management API view
     queues: dict[str, dict[str, Any]]
     bindings: list[tuple[str, str, str]]  # (source exchange, destination queue, routing key)
+    waiting: dict[str, int]  # queue -> claims put there before the second run
+    left: dict[str, int | None]  # queue -> ready after the second run (None: queue gone)
 
 
 @dataclass(frozen=True)
-class PublishRun:
+class Published:
+    """One publish.py run of one claim file, and what reached claim.in."""
+
     claim: Claim
+    data: bytes  # the file's bytes
     run: RunResult
-    messages: list[amqp.Message]  # what reached claim.in
+    messages: list[amqp.Message]
+
+
+@dataclass(frozen=True)
+class PublishRuns:
+    runs: list[tuple[str, Published]]  # (edge name, run): every class of claim file
 
 
 @dataclass(frozen=True)
 class RefusedPublish:
-    run: RunResult
+    runs: list[tuple[str, RunResult]]  # (edge name, run)
     stage_ok: bool  # the broker really refused (checked with the grader's own publisher)
 
 
@@ -39,8 +60,24 @@ class ConsumerRun:
     published: list[Claim]
     run: RunResult
     stats: dict[str, Any]  # the partner's /_stats at the end
-    ready: int  # left in claim.in
+    left: list[amqp.Message]  # what claim.in still holds once it ended
     dead: list[amqp.Message]  # what claim.dead holds
+    # How long it ran after its clock was known to have started: from when it was first seen
+    # at work, or from its start when it never was (a run the grader stopped: from its start).
+    ended_after: float
+    counted_from: str
+    grace: float  # what it was allowed beyond --max-seconds, from then
+    held_when_stopped: int  # requests the partner held when the grader had to stop it
+    stopped: bool  # the grader stopped it once it had decided about every claim
+
+    @property
+    def ready(self) -> int:
+        """Claims of this run left in claim.in (a barrier's extra claim is not counted)."""
+        return sum(guid in {c.guid for c in self.published} for guid in self.left_guids())
+
+    def crashed(self) -> bool:
+        """It ended by itself with an error (an overrun, or a stop by the grader, is no crash)."""
+        return not self.stopped and not self.run.timed_out and self.run.returncode != 0
 
     def calls(self, claim: Claim) -> int:
         return int(self.stats["by_guid"].get(claim.guid, 0))
@@ -51,69 +88,58 @@ class ConsumerRun:
     def dead_guids(self) -> list[str]:
         return [str(m.properties.message_id) for m in self.dead]
 
-
-@dataclass(frozen=True)
-class HangRun:
-    consumed: ConsumerRun
-    timeout_given: float
+    def left_guids(self) -> list[str]:
+        return [str(m.properties.message_id) for m in self.left]
 
 
 @dataclass(frozen=True)
-class QueueCounts:
-    """claim.in's ready and unacked, and claim.dead's ready, at one moment (rabbitmqctl)."""
+class Crashes:
+    """M4.3/M4.4: consumers SIGKILLed at the points where the lab promises no loss."""
 
-    ready: int
-    unacked: int
-    dead: int
-
-    @property
-    def kept(self) -> int:
-        """Messages the broker still holds: none of them was acked."""
-        return self.ready + self.unacked + self.dead
-
-
-@dataclass(frozen=True)
-class KillRun:
-    published: int
-    held: bool  # the partner held a request when the consumer was killed
-    # While the partner held the request: a call that timed out meanwhile may have been
-    # dead-lettered, which is no ack. None without rabbitmqctl (unacked cannot be read).
-    during: QueueCounts | None
-    after_ready: int
-    after_dead: int
-    accepted: int  # 201s the partner sent
-    run: RunResult
+    published: int  # claims of the first phase
+    held: bool  # the partner held the first consumer's request
+    during: Figures | None  # while it was held
+    after: Figures | None  # once the SIGKILLed consumer's messages were back
+    accepted: int  # 201s the partner sent in the first phase (none: it drops the request)
+    first: RunResult
+    # The second phase: a new consumer (its own fresh EAI_MQ_DB) stopped (SIGSTOP) with a 201
+    # on its way, then SIGKILLed.
+    fresh: int  # claims added for it
+    second_held: bool
+    answered_201: bool  # the partner sent the 201 to the stopped consumer
+    after_second: Figures | None
+    second: RunResult
 
 
 @dataclass(frozen=True)
 class PrefetchRun:
     prefetch: int
-    samples: list[int]  # live unacked of claim.in
-    consumers: list[tuple[str, bool, int]]  # (queue, ack_required, prefetch_count)
-    run: RunResult
     published: int
+    took: bool  # the consumer was seen taking messages from claim.in
+    ended_by_itself: bool  # it had ended before the grader stopped it
+    unacked: list[int]  # claim.in's unacked at every change from then until it was stopped
+    settings: str  # claim.in's consumers then (ack_required, prefetch_count)
+    run: RunResult
 
 
 @dataclass(frozen=True)
 class DedupRuns:
     claim: Claim
-    first: RunResult
-    calls_after_first: int
-    calls_after_same_process_repeat: int
-    # claim.in (ready + unacked) after the repeat inside the same process: a duplicate the
-    # consumer holds without acking is unacked, not ready, until it ends
-    ready_after_repeat: int
-    dead_after_repeat: int  # claim.dead then: a duplicate rejected is not acked either
-    second: RunResult
-    calls_after_restart: int
-    ready_after_restart: int
-    dead: int
+    first: RunResult  # SIGKILLed right after it acked the repeat
+    calls_after_adjacent: int  # the same message_id twice in the queue before it started
+    adjacent: Figures  # claim.in and claim.dead once both were handled (or when it gave up)
+    calls_after_repeat: int  # published again, same process
+    repeat: Figures
+    ended_before_repeat: bool  # it had ended by itself (long before its --max-seconds) by then
+    restart: ConsumerRun  # a new process on the same EAI_MQ_DB, run to its end
     db_exists: bool
     db_is_sqlite: bool
+    db_names_it: bool  # a table of it holds the message_id
 
 
 @dataclass(frozen=True)
 class RecordOnSuccess:
-    claim: Claim
+    busy: Claim  # dead after two 503s, then accepted
+    no_docs: Claim  # dead after a 422, then sent again with documents
     first: ConsumerRun
     second: ConsumerRun

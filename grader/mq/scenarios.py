@@ -1,26 +1,31 @@
 """Behaviour scenarios of the mq lab. Each runs in its own vhost with its own partner process
-and random claims, and records what the broker and the claim system saw (records.py)."""
+and random claims, covers every class of its edge map on every run (grader/mq/edges.py, the
+seed only varies values inside a class), and records what the broker and the claim system saw
+(records.py). The checks judge; scenarios never do.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import signal
 import socket
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from fixtures.claims import Claim, claim_set
-from grader.mq import amqp
-from grader.mq.lab import GRACE, MqLab, Scene, Stage
+from fixtures.claims import Outcome
+from grader.machinery.broker import BrokerUnavailable
+from grader.mq import amqp, drive, edges
+from grader.mq.lab import MqLab, Stage
+from grader.mq.live import Figures, VhostWatch
 from grader.mq.records import (
     ConsumerRun,
+    Crashes,
     DedupRuns,
-    HangRun,
-    KillRun,
+    NodeLimit,
     PrefetchRun,
-    PublishRun,
-    QueueCounts,
+    Published,
+    PublishRuns,
     RecordOnSuccess,
     RefusedPublish,
     TopologyRuns,
@@ -30,26 +35,25 @@ from grader.verdict import Missing
 
 scenarios: Scenarios[MqLab] = Scenarios("mq", lab_fixture="mq_lab")
 
-# How long the consumer runs in each scenario (--max-seconds). Whole seconds, so a student's
-# `type=int` for --max-seconds is graded like `type=float`.
-SHORT_RUN = 3.0  # a few claims against a partner that answers at once
-BUSY_RUN = 4.0  # a BUSY claim: two POSTs with a requeue between them
-HANG_RUN = 6.0  # the partner never answers: the consumer's HTTP timeout must end each call
-HANG_LIMIT = HANG_RUN + 10.0  # ... and it must still end by itself within this
-KILL_RUN = 30.0  # killed long before: the partner holds its request meanwhile
-PREFETCH_RUN = 8.0  # outlives the unacked sampling even on a loaded machine
-DEDUP_FIRST_RUN = 4.0  # the first consumer: the claim, then the same message_id again
-DEDUP_SECOND_RUN = 3.0  # a new consumer process on the same EAI_MQ_DB
-# Other waits
-PARTNER_DELAY = 1.0  # seconds the slow claim system takes per claim (prefetch scenarios)
-PREFETCH_CLAIMS = 24  # 24 s of work at PARTNER_DELAY: the queue stays busy while sampled
-SAMPLE_SECONDS = 2.5  # live unacked sampled this long, every 50 ms
-HELD_WAIT = 10.0  # for the consumer's first request to reach a holding partner
+# How long consumers that must end by themselves run (--max-seconds). Whole seconds, so a
+# student's `type=int` for --max-seconds is graded like `type=float`. Every other consumer gets
+# a long --max-seconds and is stopped by the grader once it has decided about its claims.
+EMPTY_RUN = 2  # nothing to do at all
+DEADLINE_RUN = 3  # a busy queue: far more work than this
+HANG_RUN = 4  # the partner never answers: the consumer's own HTTP timeout ends each call
+HANG_GRACE = 10.0  # ... it may finish one call beyond the deadline (an HTTP timeout up to ~10 s)
+STOPPED_RUN = drive.STOPPED_RUN
+# The slow claim system
+BUSY_DELAY, BUSY_CLAIMS = 0.5, 30  # 15 s of work: the queue is still busy at the deadline
+PREFETCH_DELAY, PREFETCH_CLAIMS = 1.0, 24  # the prefetch window stays full while watched
+PREFETCH_WINDOW = 1.5  # watched this long after the consumer first takes a message
+# Bounds on waits for conditions (they only run out when the student's script is wrong)
+TAKE_WAIT = drive.TAKE_WAIT  # for a started consumer to take its first message
+HELD_WAIT = 30.0  # for the consumer's request to reach a holding partner
+SETTLE_WAIT = drive.SETTLE_WAIT  # for messages to be acked (or dead-lettered)
+AFTER_KILL = 5.0  # for a SIGKILLed consumer to be reaped
 NACK_POLICY_WAIT = 10.0  # for the reject-publish policy to take effect
-RECORD_GRACE = 0.3  # between the 201 and the repeat: the record is written, then acked
-SETTLE_WAIT = 3.0  # for a repeated message to be acked (or not)
-AFTER_KILL = 5.0  # for a SIGKILLed consumer to be reaped and its messages requeued
-FIRST_201_WAIT = 5.0  # for the dedup scenario's first claim to be accepted
+NODE_TIMEOUT = 60.0  # rabbitmqctl eval of the live memory limit
 
 
 @pytest.fixture(scope="session")
@@ -58,32 +62,42 @@ def mq_stage(mq_lab: MqLab) -> Stage:
     return mq_lab.stage.get()
 
 
-def _missing(lab: MqLab, *scripts: str) -> Missing | None:
-    lab.stage.get()  # the broker is up and the lab root laid out and saved
-    for script in scripts:
-        if not (lab.live / script).is_file():
-            return Missing(lab.shown(script))
-    return None
-
-
-def _claims(lab: MqLab, name: str, good: int = 0, no_docs: int = 0, busy: int = 0) -> list[Claim]:
-    return list(claim_set(lab.grading.rng(name), good, no_docs, busy).files)
-
-
-def _claim_file(lab: MqLab, claim: Claim) -> str:
-    path = lab.grading.scratch_dir("claim") / claim.name
-    path.write_bytes(claim.data)
-    return str(path)
+# step 1 ------------------------------------------------------------------------------------
+@scenarios
+def student_node(lab: MqLab) -> NodeLimit:
+    """M1.3: the judged node answers and its live memory limit (read alongside the scenarios).
+    The management API reports the limit the node computed (no statistic that lags: a fixed
+    figure); a node that has not reported it yet is asked through rabbitmqctl."""
+    node = lab.student_node()
+    if node is None:
+        return NodeLimit(answers=False, limit=None, error=None)
+    listed = {n.get("name"): n for n in node.api("GET", "nodes") or []}
+    limit = listed.get(node.node, {}).get("mem_limit")
+    if limit is not None:
+        return NodeLimit(answers=True, limit=str(limit), error=None)
+    if node.ctl is None:
+        raise BrokerUnavailable(f"{node.label}: rabbitmqctl is needed to read the node")
+    try:
+        read = node.ctl(["eval", "vm_memory_monitor:get_memory_limit()."], NODE_TIMEOUT)
+    except RuntimeError as exc:
+        return NodeLimit(answers=True, limit=None, error=str(exc)[-300:])
+    return NodeLimit(answers=True, limit=read.strip(), error=None)
 
 
 # step 2 ------------------------------------------------------------------------------------
 @scenarios
 def topology(lab: MqLab) -> TopologyRuns | Missing:
-    """M2.1–M2.4: topology.py twice in an empty vhost, then the vhost inspected exactly."""
-    if missing := _missing(lab, "topology.py"):
+    """M2.1–M2.4: topology.py in an empty vhost, then again while claims wait in both queues."""
+    if missing := drive.missing(lab, "topology.py"):
         return missing
+    waiting_claims = drive.claims(lab, "topology", good=2, no_docs=2)
     with lab.scene("topology", partner=False) as scene:
-        runs = (scene.run("topology.py"), scene.run("topology.py"))
+        first = scene.run("topology.py")
+        waiting = {
+            amqp.CLAIM_QUEUE: amqp.put(scene.url, amqp.CLAIM_QUEUE, *waiting_claims[:2]),
+            amqp.DEAD_QUEUE: amqp.put(scene.url, amqp.DEAD_QUEUE, *waiting_claims[2:]),
+        }
+        second = scene.run("topology.py")
         api, vh = scene.broker.api, scene.broker.q(scene.vhost)
         exchanges = {
             e["name"]: e
@@ -96,40 +110,53 @@ def topology(lab: MqLab) -> TopologyRuns | Missing:
             for b in api("GET", f"bindings/{vh}") or []
             if b["source"] and b["destination_type"] == "queue"
         ]
-    return TopologyRuns(runs=runs, exchanges=exchanges, queues=queues, bindings=bindings)
+        left = {queue: amqp.ready(scene.url, queue) for queue in waiting}
+    return TopologyRuns(first, second, exchanges, queues, bindings, waiting, left)
 
 
 # step 3 ------------------------------------------------------------------------------------
 @scenarios
-def publish(lab: MqLab) -> PublishRun | Missing:
-    """M3.1–M3.2: publish.py with a random claim into the lab's topology."""
-    if missing := _missing(lab, "publish.py"):
+def publish(lab: MqLab) -> PublishRuns | Missing:
+    """M3.1–M3.2: publish.py with a claim file of every kind, one after the other."""
+    if missing := drive.missing(lab, "publish.py"):
         return missing
-    claim = _claims(lab, "publish", good=1)[0]
+    kind = {c.outcome: c for c in drive.claims(lab, "publish", good=1, no_docs=1, busy=1)}
+    cases = [
+        (edges.PUBLISH_GOOD, kind[Outcome.ACCEPTED], kind[Outcome.ACCEPTED].data),
+        (edges.PUBLISH_EMPTY_DOCS, kind[Outcome.NO_DOCS], kind[Outcome.NO_DOCS].compact),
+        (edges.PUBLISH_BUSY, kind[Outcome.BUSY], kind[Outcome.BUSY].data),
+    ]
+    runs = []
     with lab.scene("publish", partner=False) as scene:
         amqp.declare_topology(scene.url)
-        run = scene.run("publish.py", [_claim_file(lab, claim)])
-        return PublishRun(claim=claim, run=run, messages=amqp.drain(scene.url, amqp.CLAIM_QUEUE))
+        for edge, claim, data in cases:
+            run = scene.run("publish.py", [drive.claim_file(lab, claim, data)])
+            messages = amqp.drain(scene.url, amqp.CLAIM_QUEUE)
+            runs.append((edge.name, Published(claim, data, run, messages)))
+    return PublishRuns(runs)
 
 
 @scenarios
 def unroutable(lab: MqLab) -> RefusedPublish | Missing:
-    """M3.3: eai.claim exists but nothing is bound for `claim`."""
-    if missing := _missing(lab, "publish.py"):
+    """M3.3: nothing bound for `claim`: first no queue at all, then claim.in bound otherwise."""
+    if missing := drive.missing(lab, "publish.py"):
         return missing
-    claim = _claims(lab, "unroutable", good=1)[0]
+    claim = drive.claims(lab, "unroutable", good=1)[0]
     with lab.scene("unroutable", partner=False) as scene:
         amqp.declare_topology(scene.url, bind_claim=False)
-        run = scene.run("publish.py", [_claim_file(lab, claim)])
-        return RefusedPublish(run=run, stage_ok=True)
+        no_queue = scene.run("publish.py", [drive.claim_file(lab, claim, claim.data)])
+        amqp.declare_topology(scene.url, claim_key="claim.other")
+        other_key = scene.run("publish.py", [drive.claim_file(lab, claim, claim.data)])
+    runs = [(edges.UNROUTABLE_NO_QUEUE.name, no_queue), (edges.UNROUTABLE_OTHER_KEY.name, other_key)]
+    return RefusedPublish(runs=runs, stage_ok=True)
 
 
 @scenarios
 def nacked(lab: MqLab) -> RefusedPublish | Missing:
     """M3.4: a policy (max-length 0, reject-publish) makes the broker nack every publish."""
-    if missing := _missing(lab, "publish.py"):
+    if missing := drive.missing(lab, "publish.py"):
         return missing
-    claim = _claims(lab, "nacked", good=1)[0]
+    claim = drive.claims(lab, "nacked", good=1)[0]
     with lab.scene("nacked", partner=False) as scene:
         amqp.declare_topology(scene.url)
         scene.broker.set_policy(
@@ -138,165 +165,177 @@ def nacked(lab: MqLab) -> RefusedPublish | Missing:
         deadline = time.monotonic() + NACK_POLICY_WAIT
         while not (in_force := amqp.nacks_publish(scene.url)) and time.monotonic() < deadline:
             time.sleep(0.1)
-        run = scene.run("publish.py", [_claim_file(lab, claim)])
-        return RefusedPublish(run=run, stage_ok=in_force)
+        run = scene.run("publish.py", [drive.claim_file(lab, claim, claim.data)])
+        return RefusedPublish(runs=[(edges.NACKED.name, run)], stage_ok=in_force)
 
 
-# steps 4-6: one consumer run against the partner ---------------------------------------------
-def _consume(
-    scene: Scene,
-    claims: list[Claim],
-    seconds: float,
-    *extra: str,
-    claim_url: str | None = None,
-    timeout: float | None = None,
-) -> ConsumerRun:
-    """Publish ``claims`` with the grader's own publisher, run consumer.py once, look."""
-    amqp.declare_topology(scene.url)
-    amqp.publish(scene.url, *claims)
-    run = scene.consumer(seconds, *extra, claim_url=claim_url).wait(timeout or seconds + GRACE)
-    if scene.partner is not None:
-        scene.partner.control(mode="normal")  # release anything still held
-    stats = scene.partner.stats() if scene.partner else {"by_guid": {}, "calls": []}
-    return ConsumerRun(
-        seconds=seconds,
-        published=claims,
-        run=run,
-        stats=stats,
-        ready=amqp.ready(scene.url, amqp.CLAIM_QUEUE) or 0,
-        dead=amqp.drain(scene.url, amqp.DEAD_QUEUE),
-    )
-
-
-def _consumer_run(lab: MqLab, name: str, seconds: float, **kinds: int) -> ConsumerRun | Missing:
-    if missing := _missing(lab, "consumer.py"):
+# steps 4-6: consumer runs that end by themselves ---------------------------------------------
+def _decided(lab: MqLab, name: str, **kinds: int) -> ConsumerRun | Missing:
+    if missing := drive.missing(lab, "consumer.py"):
         return missing
-    claims = _claims(lab, name, **kinds)
+    batch = drive.claims(lab, name, **kinds)
     with lab.scene(name) as scene:
-        return _consume(scene, claims, seconds)
+        return drive.consume_until_decided(lab, scene, batch)
 
 
 @scenarios
 def good_claims(lab: MqLab) -> ConsumerRun | Missing:
-    """M4.1–M4.2: good claims only."""
-    return _consumer_run(lab, "good_claims", SHORT_RUN, good=5)
+    """M4.1: good claims only."""
+    return _decided(lab, "good_claims", good=5)
 
 
 @scenarios
-def business_rejection(lab: MqLab) -> ConsumerRun | Missing:
-    """M5.1: a claim without documents (422) beside a good one."""
-    return _consumer_run(lab, "business_rejection", SHORT_RUN, good=1, no_docs=1)
+def mixed_claims(lab: MqLab) -> ConsumerRun | Missing:
+    """M4.1, M5.1, M6.1: several claims of every outcome, shuffled, in one queue."""
+    return _decided(lab, "mixed_claims", good=3, no_docs=2, busy=2)
 
 
 @scenarios
-def busy_claim(lab: MqLab) -> ConsumerRun | Missing:
-    """M6.1: a BUSY claim (503) beside a good one."""
-    return _consumer_run(lab, "busy_claim", BUSY_RUN, good=1, busy=1)
+def idle_queue(lab: MqLab) -> ConsumerRun | Missing:
+    """M4.2: nothing to consume at all, until the deadline."""
+    if missing := drive.missing(lab, "consumer.py"):
+        return missing
+    with lab.scene("idle_queue") as scene:
+        return drive.consume(scene, [], EMPTY_RUN)
+
+
+@scenarios
+def busy_queue(lab: MqLab) -> ConsumerRun | Missing:
+    """M4.2: far more work than --max-seconds before a slow claim system."""
+    if missing := drive.missing(lab, "consumer.py"):
+        return missing
+    batch = drive.claims(lab, "busy_queue", good=BUSY_CLAIMS)
+    with lab.scene("busy_queue") as scene:
+        assert scene.partner is not None
+        scene.partner.control(delay=BUSY_DELAY)
+        return drive.consume(scene, batch, DEADLINE_RUN)
+
+
+@scenarios
+def one_of_each(lab: MqLab) -> ConsumerRun | Missing:
+    """M5.1, M6.1: one good, one no-docs (422) and one BUSY (503) claim."""
+    return _decided(lab, "one_of_each", good=1, no_docs=1, busy=1)
 
 
 @scenarios
 def claim_system_down(lab: MqLab) -> ConsumerRun | Missing:
     """M6.2: the claim system refuses every connection."""
-    if missing := _missing(lab, "consumer.py"):
+    if missing := drive.missing(lab, "consumer.py"):
         return missing
-    claims = _claims(lab, "claim_system_down", good=2)
+    batch = drive.claims(lab, "claim_system_down", good=3)
     with lab.scene("claim_system_down", partner=False) as scene, socket.socket() as down:
         # A port bound but never listened on refuses every connection, and stays ours.
         down.bind(("127.0.0.1", 0))
         url = f"http://127.0.0.1:{down.getsockname()[1]}"
-        return _consume(scene, claims, SHORT_RUN, claim_url=url)
+        return drive.consume_until_decided(lab, scene, batch, claim_url=url)
 
 
 @scenarios
-def claim_system_hangs(lab: MqLab) -> HangRun | Missing:
+def claim_system_hangs(lab: MqLab) -> ConsumerRun | Missing:
     """M6.3: the partner holds every request; the consumer must time out, treat it as
     transient, and still end near --max-seconds."""
-    if missing := _missing(lab, "consumer.py"):
+    if missing := drive.missing(lab, "consumer.py"):
         return missing
-    claims = _claims(lab, "hang", good=1)
+    batch = drive.claims(lab, "hang", good=1)
     with lab.scene("hang") as scene:
         assert scene.partner is not None
         scene.partner.control(mode="hang")
-        consumed = _consume(scene, claims, HANG_RUN, timeout=HANG_LIMIT)
-        return HangRun(consumed=consumed, timeout_given=HANG_LIMIT)
+        return drive.consume(scene, batch, HANG_RUN, grace=HANG_GRACE)
 
 
-# step 4: the kill test -----------------------------------------------------------------------
-def _counts(scene: Scene) -> QueueCounts | None:
-    """claim.in's ready and unacked and claim.dead's ready right now (rabbitmqctl)."""
-    counts = scene.broker.queue_counts(scene.vhost)
-    if counts is None:
-        return None
-    ready, unacked = counts.get(amqp.CLAIM_QUEUE, (0, 0))
-    return QueueCounts(ready=ready, unacked=unacked, dead=counts.get(amqp.DEAD_QUEUE, (0, 0))[0])
+# step 4: crashes -----------------------------------------------------------------------------
+def _released(watch: VhostWatch) -> Figures | None:
+    """Once a killed consumer's connection is gone and its messages are back."""
+    return watch.when(lambda f: f.unacked == 0 and f.consumers == 0, SETTLE_WAIT)
 
 
 @scenarios
-def killed_mid_request(lab: MqLab) -> KillRun | Missing:
-    """M4.3–M4.4: SIGKILL the consumer while the partner holds its request."""
-    if missing := _missing(lab, "consumer.py"):
+def crashes(lab: MqLab) -> Crashes | Missing:
+    """M4.3–M4.4: SIGKILL while the partner holds a request; then a new consumer stopped with
+    a 201 on its way and SIGKILLed before it could read it."""
+    if missing := drive.missing(lab, "consumer.py"):
         return missing
-    claims = _claims(lab, "kill", good=3)
+    batch = drive.claims(lab, "kill", good=3)
+    fresh = drive.claims(lab, "kill-fresh", good=2)
     with lab.scene("kill") as scene:
+        watch = drive.watch(scene)
         partner = scene.partner
         assert partner is not None
         partner.control(mode="hang")
         amqp.declare_topology(scene.url)
-        amqp.publish(scene.url, *claims)
-        process = scene.consumer(KILL_RUN)
+        amqp.publish(scene.url, *batch)
+        process = scene.consumer(STOPPED_RUN)
         held = partner.wait_for(lambda s: s["in_flight"] >= 1, timeout=HELD_WAIT)
-        during = _counts(scene)
+        during = watch.now() if held else None
         process.signal(signal.SIGKILL)
-        run = process.wait(AFTER_KILL)
+        first = process.wait(AFTER_KILL)
         partner.control(mode="drop")  # the held request ends unanswered: no 201 to a dead client
         accepted = sum(1 for c in partner.stats()["calls"] if c["status"] == 201)
-        after_ready = amqp.wait_ready(scene.url, amqp.CLAIM_QUEUE, len(claims) - accepted, SETTLE_WAIT) or 0
-        return KillRun(
-            published=len(claims),
+        after = _released(watch)
+        # A new consumer, two fresh claims beside the three it finds redelivered. Its own
+        # fresh database: how it restarts on an old one is step 8's business.
+        amqp.publish(scene.url, *fresh)
+        partner.control(mode="hang")
+        elsewhere = dataclasses.replace(scene, db=lab.grading.scratch_dir("db-kill-again") / "processed.db")
+        again = elsewhere.consumer(STOPPED_RUN)
+        second_held = partner.wait_for(lambda s: s["in_flight"] >= 1, timeout=HELD_WAIT)
+        answered = False
+        if second_held:
+            again.signal(signal.SIGSTOP)  # it cannot read the answer, nor ack
+            partner.control(mode="normal")
+            answered = partner.wait_for(
+                lambda s: s["by_status"].get("201", 0) > accepted, timeout=SETTLE_WAIT
+            )
+        again.signal(signal.SIGKILL)
+        second = again.wait(AFTER_KILL)
+        after_second = _released(watch)
+        return Crashes(
+            published=len(batch),
             held=held,
             during=during,
-            after_ready=after_ready,
-            after_dead=amqp.ready(scene.url, amqp.DEAD_QUEUE) or 0,
+            after=after,
             accepted=accepted,
-            run=run,
+            first=first,
+            fresh=len(fresh),
+            second_held=second_held,
+            answered_201=answered,
+            after_second=after_second,
+            second=second,
         )
-
-
-def _settled(scene: Scene, timeout: float) -> QueueCounts:
-    """Wait until claim.in holds nothing, ready or unacked (every delivery acked or
-    dead-lettered); then, or at ``timeout``, the counts. Without rabbitmqctl only ready
-    messages can be seen."""
-    deadline = time.monotonic() + timeout
-    while True:
-        counts = _counts(scene) or QueueCounts(
-            ready=amqp.ready(scene.url, amqp.CLAIM_QUEUE) or 0,
-            unacked=0,
-            dead=amqp.ready(scene.url, amqp.DEAD_QUEUE) or 0,
-        )
-        if counts.ready + counts.unacked == 0 or time.monotonic() > deadline:
-            return counts
-        time.sleep(0.1)
 
 
 # step 7 --------------------------------------------------------------------------------------
 def _prefetch(lab: MqLab, name: str, prefetch: int, *extra: str) -> PrefetchRun | Missing:
-    if missing := _missing(lab, "consumer.py"):
+    if missing := drive.missing(lab, "consumer.py"):
         return missing
-    claims = _claims(lab, name, good=PREFETCH_CLAIMS)
+    batch = drive.claims(lab, name, good=PREFETCH_CLAIMS)
     with lab.scene(name) as scene:
+        watch = drive.watch(scene)
         assert scene.partner is not None
-        scene.partner.control(delay=PARTNER_DELAY)  # a slow claim system
+        scene.partner.control(delay=PREFETCH_DELAY)  # a slow claim system
         amqp.declare_topology(scene.url)
-        amqp.publish(scene.url, *claims)
-        process = scene.consumer(PREFETCH_RUN, *extra)
-        scene.partner.wait_for(lambda s: s["in_flight"] >= 1, timeout=HELD_WAIT)
-        with ThreadPoolExecutor(max_workers=1) as side:  # both rabbitmqctl calls at once
-            settings = side.submit(scene.broker.consumers, scene.vhost)
-            samples = scene.broker.sample_unacked(scene.vhost, amqp.CLAIM_QUEUE, SAMPLE_SECONDS)
-            consumers = settings.result()
-        run = process.wait(PREFETCH_RUN + GRACE)
+        amqp.publish(scene.url, *batch)
+        watched_from = time.time()
+        process = scene.consumer(STOPPED_RUN, *extra)
+        took = watch.when(
+            lambda f: f.consumers > 0 or f.unacked > 0 or f.ready < len(batch),
+            timeout=TAKE_WAIT,
+            until=lambda: not process.running(),
+        )
+        if took is not None:  # the window, cut short once the limit is clearly broken
+            watch.when(lambda f: f.unacked > prefetch, timeout=PREFETCH_WINDOW)
+        seen = watch.since(watched_from) if took is not None else []
+        ended_by_itself = not process.running()
+        run = process.kill()
+        holding = [f for f in seen if f.consumers > 0]
         return PrefetchRun(
-            prefetch=prefetch, samples=samples, consumers=consumers, run=run, published=len(claims)
+            prefetch=prefetch,
+            published=len(batch),
+            took=took is not None,
+            ended_by_itself=ended_by_itself,
+            unacked=[f.unacked for f in seen],
+            settings=(holding or seen or [watch.now()])[-1].settings(),
+            run=run,
         )
 
 
@@ -315,56 +354,62 @@ def prefetch_two(lab: MqLab) -> PrefetchRun | Missing:
 # step 8 --------------------------------------------------------------------------------------
 @scenarios
 def dedup(lab: MqLab) -> DedupRuns | Missing:
-    """M8.1–M8.3: a processed message_id published again, to the same process and after a
-    restart on the same EAI_MQ_DB."""
-    if missing := _missing(lab, "consumer.py"):
+    """M8.1–M8.3: one message_id twice in the queue, again after its ack to the same process,
+    and again to a new process after the first was SIGKILLed right after an ack."""
+    if missing := drive.missing(lab, "consumer.py"):
         return missing
-    claim = _claims(lab, "dedup", good=1)[0]
+    claim = drive.claims(lab, "dedup", good=1)[0]
     with lab.scene("dedup") as scene:
+        watch = drive.watch(scene)
         partner = scene.partner
         assert partner is not None
         amqp.declare_topology(scene.url)
+        amqp.publish(scene.url, claim, claim)
+        process = scene.consumer(STOPPED_RUN)
+        # Each time: once claim.in holds nothing, a barrier (one more claim, POSTed and acked)
+        # shows the consumer has finished with the copies before the calls are counted.
+        adjacent = drive.decided(scene, process, [claim]) or watch.now()
+        drive.barrier(lab, scene, process)
+        after_adjacent = partner.calls(claim.guid)
+        ended_before_repeat = not process.running()
         amqp.publish(scene.url, claim)
-        process = scene.consumer(DEDUP_FIRST_RUN)
-        partner.wait_for(lambda s: s["by_status"].get("201", 0) >= 1, timeout=FIRST_201_WAIT)
-        # Record, then ack: nothing outside the student's own database shows when it has
-        # recorded, so give it a moment before the same message_id comes again.
-        time.sleep(RECORD_GRACE)
-        after_first = partner.calls(claim.guid)
-        amqp.publish(scene.url, claim)
-        repeat = _settled(scene, timeout=SETTLE_WAIT)  # a POST would come before its ack
+        repeat = watch.when(lambda f: f.in_claim == 0, SETTLE_WAIT, until=lambda: not process.running())
+        repeat = repeat or watch.now()
+        drive.barrier(lab, scene, process)
         after_repeat = partner.calls(claim.guid)
-        first = process.wait(DEDUP_FIRST_RUN + GRACE)
-        amqp.publish(scene.url, claim)
-        second = scene.consumer(DEDUP_SECOND_RUN).wait(DEDUP_SECOND_RUN + GRACE)
+        process.signal(signal.SIGKILL)  # right after an ack: what it recorded must be on disk
+        first = process.wait(AFTER_KILL)
+        _released(watch)
+        restarted = drive.consume_until_decided(lab, scene, [claim], then_barrier=True, compact=True)
         db = scene.db
-        header = db.read_bytes()[:16] if db.is_file() else b""
         return DedupRuns(
             claim=claim,
             first=first,
-            calls_after_first=after_first,
-            calls_after_same_process_repeat=after_repeat,
-            ready_after_repeat=repeat.ready + repeat.unacked,
-            dead_after_repeat=repeat.dead,
-            second=second,
-            calls_after_restart=partner.calls(claim.guid),
-            ready_after_restart=amqp.ready(scene.url, amqp.CLAIM_QUEUE) or 0,
-            dead=amqp.ready(scene.url, amqp.DEAD_QUEUE) or 0,
+            calls_after_adjacent=after_adjacent,
+            adjacent=adjacent,
+            calls_after_repeat=after_repeat,
+            repeat=repeat,
+            ended_before_repeat=ended_before_repeat,
+            restart=restarted,
             db_exists=db.is_file(),
-            db_is_sqlite=header == b"SQLite format 3\0",
+            db_is_sqlite=drive.is_sqlite(db),
+            db_names_it=drive.names(db, claim.guid),
         )
 
 
 @scenarios
 def record_only_success(lab: MqLab) -> RecordOnSuccess | Missing:
-    """M8.4: a claim that went to claim.dead, published again once the partner accepts it,
-    is POSTed again and acked."""
-    if missing := _missing(lab, "consumer.py"):
+    """M8.4: claims that went to claim.dead (503 twice; 422), published again once the claim
+    system accepts them, are POSTed again and acked."""
+    if missing := drive.missing(lab, "consumer.py"):
         return missing
-    claim = _claims(lab, "record", busy=1)[0]
+    kind = {c.outcome: c for c in drive.claims(lab, "record", no_docs=1, busy=1)}
+    busy, no_docs = kind[Outcome.BUSY], kind[Outcome.NO_DOCS]
     with lab.scene("record") as scene:
         assert scene.partner is not None
-        first = _consume(scene, [claim], SHORT_RUN)
+        # Stopped only once it has finished what it did after its rejects (a record, say).
+        first = drive.consume_until_decided(lab, scene, [busy, no_docs], then_barrier=True)
         scene.partner.control(accept_busy=True)
-        second = _consume(scene, [claim], SHORT_RUN)
-        return RecordOnSuccess(claim=claim, first=first, second=second)
+        again = [busy, no_docs.with_docs(lab.grading.rng("record-docs"))]
+        second = drive.consume_until_decided(lab, scene, again)
+        return RecordOnSuccess(busy=busy, no_docs=no_docs, first=first, second=second)

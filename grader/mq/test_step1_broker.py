@@ -6,8 +6,9 @@ import re
 
 import pytest
 
-from grader.machinery import broker as brokers
+from grader.mq import edges
 from grader.mq.lab import MqLab, Stage
+from grader.mq.records import NodeLimit
 from grader.verdict import Check
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -16,6 +17,7 @@ LIMIT_512MIB = str(512 * 1024 * 1024)  # the computed limit in bytes
 
 
 def _status(req: Check, mq_lab: MqLab, mq_stage: Stage) -> str:
+    """status.txt as saved before grading, read tolerantly (edges.STATUS_TEXT)."""
     return ANSI.sub("", req.text(mq_stage.saved / "status.txt", mq_lab.shown("status.txt")))
 
 
@@ -24,11 +26,13 @@ def test_M1_1_status_of_rabbit_at_localhost(req: Check, mq_lab: MqLab, mq_stage:
     text = _status(req, mq_lab, mq_stage)
     named = re.search(r"(Status of node|Node name:)\s*rabbit@localhost\b", text)
     looks = "RabbitMQ version" in text and "Memory high watermark" in text
+    first = text.strip().splitlines()[0][:80] if text.strip() else "(빈 파일)"
     req.expect(
         bool(named) and looks,
-        "rabbitmqctl status 출력이 아님"
+        f"{edges.STATUS_WHOLE}: rabbitmqctl status 출력이 아님"
         + ("" if named else " (rabbit@localhost 노드 이름 없음)")
-        + f": 첫 줄 {text.strip().splitlines()[0][:80] if text.strip() else '(빈 파일)'!r}",
+        + ("" if looks else " (RabbitMQ version·Memory high watermark 항목 없음)")
+        + f": 첫 줄 {first!r}",
     )
 
 
@@ -36,21 +40,21 @@ def test_M1_1_status_of_rabbit_at_localhost(req: Check, mq_lab: MqLab, mq_stage:
 def test_M1_2_watermark_is_512mib(req: Check, mq_lab: MqLab, mq_stage: Stage) -> None:
     text = _status(req, mq_lab, mq_stage)
     line = next((ln.strip() for ln in text.splitlines() if "high watermark setting" in ln), "")
-    req.expect(bool(WATERMARK_LINE.search(text)), f"메모리 경보 줄: {line or '(없음)'} (기대: 0.5369 gb)")
+    req.expect(
+        bool(WATERMARK_LINE.search(text)),
+        f"{edges.WATERMARK_LINE}: {line or '(없음)'} (기대: 0.5369 gb)",
+    )
 
 
 @pytest.mark.req("M1.3")
-def test_M1_3_node_answers_with_512mib(req: Check, mq_lab: MqLab, mq_stage: Stage) -> None:
-    node = mq_lab.student_node()
-    if node is None:
-        req.fail("rabbit@localhost 가 5672/15672 에서 응답하지 않음")
-    if node.ctl is None:
-        raise brokers.BrokerUnavailable(f"{node.label}: rabbitmqctl is needed to read the node")
-    try:
-        live = node.ctl(["eval", "vm_memory_monitor:get_memory_limit()."], 60)
-    except RuntimeError as exc:
-        req.fail(f"rabbitmqctl -n rabbit@localhost 가 실패: {str(exc)[-300:]}")
+def test_M1_3_node_answers_with_512mib(req: Check, student_node: NodeLimit) -> None:
+    seen = student_node
+    req.expect(seen.answers, f"{edges.LIVE_NODE}: rabbit@localhost 가 5672/15672 에서 응답하지 않음")
     req.expect(
-        live.strip() == LIMIT_512MIB,
-        f"살아 있는 노드의 메모리 한도: {live.strip()} 바이트 (기대: {LIMIT_512MIB} = 512MiB)",
+        seen.error is None, f"{edges.LIVE_NODE}: rabbitmqctl -n rabbit@localhost 가 실패: {seen.error}"
+    )
+    req.expect(
+        seen.limit == LIMIT_512MIB,
+        f"{edges.LIVE_NODE}: 살아 있는 노드의 메모리 한도 {seen.limit} 바이트 "
+        f"(기대: {LIMIT_512MIB} = 512MiB)",
     )

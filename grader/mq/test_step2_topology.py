@@ -5,20 +5,33 @@ from __future__ import annotations
 
 import pytest
 
-from grader.mq import amqp
+from grader.mq import amqp, edges
 from grader.mq.records import TopologyRuns
 from grader.verdict import Check
 
+SAFE_AGAIN = (
+    "선언만 하세요(queue_delete·queue_purge 없이): 같은 속성으로 다시 선언하면 아무 일도 없고, "
+    "기다리던 메시지도 그대로입니다."
+)
+
 
 @pytest.mark.req("M2.1")
-def test_M2_1_runs_twice_in_the_given_vhost(req: Check, topology: TopologyRuns) -> None:
+def test_M2_1_safe_to_run_twice_in_the_given_vhost(req: Check, topology: TopologyRuns) -> None:
     seen = topology
-    for n, run in enumerate(seen.runs, start=1):
-        req.expect_ran(run, f"topology.py {n}번째 실행")
+    req.expect_ran(seen.first, f"{edges.TOPOLOGY_FIRST} topology.py")
     req.expect(
         bool(seen.exchanges or seen.queues),
-        "EAI_AMQP_URL 의 vhost 에 아무것도 선언되지 않음(기본 vhost / 에 선언했나요?)",
+        f"{edges.TOPOLOGY_FIRST}: EAI_AMQP_URL 의 vhost 에 아무것도 선언되지 않음"
+        "(기본 vhost / 에 선언했나요?)",
     )
+    req.expect_ran(seen.second, f"{edges.TOPOLOGY_AGAIN} topology.py")
+    lost = [
+        f"{queue} 에 기다리던 {n}건 중 "
+        + ("큐가 없어짐" if seen.left[queue] is None else f"{n - (seen.left[queue] or 0)}건 사라짐")
+        for queue, n in seen.waiting.items()
+        if n and (seen.left[queue] or 0) < n
+    ]
+    req.expect(not lost, f"{edges.TOPOLOGY_KEEPS_CLAIMS}: " + ", ".join(lost), SAFE_AGAIN, run=seen.second)
 
 
 @pytest.mark.req("M2.2")
@@ -26,11 +39,11 @@ def test_M2_2_exchanges_direct_durable(req: Check, topology: TopologyRuns) -> No
     seen = topology
     for name in (amqp.CLAIM_EXCHANGE, amqp.DEAD_EXCHANGE):
         found = seen.exchanges.get(name)
-        req.expect(found is not None, f"교환기 {name} 없음 (있는 것: {sorted(seen.exchanges)})")
+        req.expect(found is not None, f"{edges.EXCHANGES}: {name} 없음 (있는 것: {sorted(seen.exchanges)})")
         assert found is not None
         req.expect(
             found["type"] == "direct" and found["durable"],
-            f"{name}: type {found['type']}, durable {found['durable']}",
+            f"{edges.EXCHANGES}: {name} 의 type {found['type']}, durable {found['durable']}",
         )
 
 
@@ -41,11 +54,11 @@ def test_M2_3_queues_durable_with_dlx(req: Check, topology: TopologyRuns) -> Non
         found = seen.queues.get(name)
         req.expect(
             found is not None and found["durable"],
-            f"큐 {name}: " + ("없음" if found is None else "durable 이 아님"),
+            f"{edges.QUEUES}: {name} " + ("없음" if found is None else "durable 이 아님"),
         )
     arguments = seen.queues[amqp.CLAIM_QUEUE].get("arguments") or {}
     wrong = {k: arguments.get(k) for k, v in amqp.DLX_ARGUMENTS.items() if arguments.get(k) != v}
-    req.expect(not wrong, f"claim.in 의 인자 {arguments} (기대: {amqp.DLX_ARGUMENTS})")
+    req.expect(not wrong, f"{edges.QUEUES}: claim.in 의 인자 {arguments} (기대: {amqp.DLX_ARGUMENTS})")
 
 
 @pytest.mark.req("M2.4")
@@ -58,7 +71,7 @@ def test_M2_4_bindings(req: Check, topology: TopologyRuns) -> None:
     missing = [b for b in expected if b not in seen.bindings]
     req.expect(
         not missing,
-        "없는 바인딩: "
+        f"{edges.BINDINGS}: 없는 바인딩 "
         + ", ".join(f"{e}→{q}(키 {k})" for e, q, k in missing)
         + f"; 있는 바인딩: {seen.bindings}",
     )

@@ -6,54 +6,71 @@ import json
 
 import pytest
 
-from grader.mq import amqp
-from grader.mq.records import PublishRun, RefusedPublish
+from grader.mq import amqp, edges
+from grader.mq.records import Published, PublishRuns, RefusedPublish
 from grader.verdict import Check
 
 
+def _one_message(req: Check, edge: edges.Edge, seen: Published) -> amqp.Message:
+    __tracebackhide__ = True
+    req.expect_ran(seen.run, f"{edge} publish.py")
+    req.expect(
+        len(seen.messages) == 1,
+        f"{edge}: claim.in 에 메시지 {len(seen.messages)}개 (기대: 1)",
+        run=seen.run,
+    )
+    return seen.messages[0]
+
+
 @pytest.mark.req("M3.1")
-def test_M3_1_one_message_with_the_claim_json(req: Check, publish: PublishRun) -> None:
-    seen = publish
-    req.expect_ran(seen.run, "publish.py")
-    req.expect(len(seen.messages) == 1, f"claim.in 에 메시지 {len(seen.messages)}개 (기대: 1)", run=seen.run)
-    body = seen.messages[0].body
-    try:
-        parsed = json.loads(body)
-    except ValueError:
-        req.fail(f"본문이 JSON 이 아님: {body[:80]!r}")
-    req.expect(parsed == seen.claim.body, f"본문의 JSON 이 파일과 다름: {body[:120]!r}")
+def test_M3_1_one_message_with_the_claim_json(req: Check, publish: PublishRuns) -> None:
+    for name, seen in publish.runs:
+        edge = edges.named(name)
+        body = _one_message(req, edge, seen).body
+        try:
+            parsed = json.loads(body)
+        except ValueError:
+            req.fail(f"{edge}: 본문이 JSON 이 아님: {body[:80]!r}")
+        req.expect(parsed == seen.claim.body, f"{edge}: 본문의 JSON 이 파일과 다름: {body[:120]!r}")
 
 
 @pytest.mark.req("M3.2")
-def test_M3_2_properties_and_route(req: Check, publish: PublishRun) -> None:
-    seen = publish
-    req.expect(len(seen.messages) == 1, f"claim.in 에 메시지 {len(seen.messages)}개", run=seen.run)
-    m = seen.messages[0]
-    p = m.properties
-    wrong = [
-        f"delivery_mode {p.delivery_mode} (기대 2)" if p.delivery_mode != 2 else "",
-        f"message_id {p.message_id!r} (기대 guid {seen.claim.guid})"
-        if p.message_id != seen.claim.guid
-        else "",
-        f"content_type {p.content_type!r} (기대 application/json)"
-        if p.content_type != "application/json"
-        else "",
-        f"교환기 {m.exchange!r}/키 {m.routing_key!r} (기대 eai.claim/claim)"
-        if (m.exchange, m.routing_key) != (amqp.CLAIM_EXCHANGE, amqp.CLAIM_KEY)
-        else "",
-    ]
-    req.expect(not any(wrong), "; ".join(w for w in wrong if w))
+def test_M3_2_properties_and_route(req: Check, publish: PublishRuns) -> None:
+    # Every message that reached claim.in is judged; whether each run published exactly one
+    # is M3.1's business (a run that published nothing has nothing to judge here).
+    judged = [(edges.named(name), seen, m) for name, seen in publish.runs for m in seen.messages]
+    req.expect(
+        bool(judged),
+        f"{edges.PUBLISH_GOOD}: publish.py 를 {len(publish.runs)}번 돌렸지만 claim.in 에 온 메시지가 없음",
+        run=publish.runs[0][1].run,
+    )
+    for edge, seen, m in judged:
+        p = m.properties
+        wrong = [
+            f"delivery_mode {p.delivery_mode} (기대 2)" if p.delivery_mode != 2 else "",
+            f"message_id {p.message_id!r} (기대 guid {seen.claim.guid})"
+            if p.message_id != seen.claim.guid
+            else "",
+            f"content_type {p.content_type!r} (기대 application/json)"
+            if p.content_type != "application/json"
+            else "",
+            f"교환기 {m.exchange!r}/키 {m.routing_key!r} (기대 eai.claim/claim)"
+            if (m.exchange, m.routing_key) != (amqp.CLAIM_EXCHANGE, amqp.CLAIM_KEY)
+            else "",
+        ]
+        req.expect(not any(wrong), f"{edge}: " + "; ".join(w for w in wrong if w))
 
 
 def _refused(req: Check, seen: RefusedPublish, situation: str) -> None:
     __tracebackhide__ = True
     if not seen.stage_ok:
         raise RuntimeError("the broker did not start refusing publishes (policy not applied)")
-    req.expect(
-        not seen.run.timed_out and seen.run.returncode != 0,
-        f"{situation} publish.py 가 {seen.run.describe()} (기대: 0 이 아닌 코드)",
-        run=seen.run,
-    )
+    for name, run in seen.runs:
+        req.expect(
+            not run.timed_out and run.returncode != 0,
+            f"{edges.named(name)}: {situation} publish.py 가 {run.describe()} (기대: 0 이 아닌 코드)",
+            run=run,
+        )
 
 
 @pytest.mark.req("M3.3")

@@ -6,8 +6,9 @@ import json
 
 import pytest
 
-from grader.mq.lab import GRACE
-from grader.mq.records import ConsumerRun, KillRun
+from fixtures.claims import Outcome
+from grader.mq import edges
+from grader.mq.records import ConsumerRun, Crashes
 from grader.verdict import Check
 
 
@@ -18,59 +19,95 @@ def _json_equal(a: str, b: bytes) -> bool:
         return False
 
 
+def _good_ones(req: Check, edge: edges.Edge, seen: ConsumerRun) -> None:
+    __tracebackhide__ = True
+    good = [c for c in seen.published if c.outcome is Outcome.ACCEPTED]
+    calls = [seen.calls(c) for c in good]
+    req.expect(
+        all(n == 1 for n in calls),
+        f"{edge}: 정상 청구 {len(good)}건의 POST 횟수 {calls} (기대: 모두 1)",
+        run=seen.run,
+    )
+    wrong_body = [c.guid for c in good if not _json_equal(seen.bodies(c)[0], c.data)]
+    req.expect(not wrong_body, f"{edge}: POST 본문이 메시지 본문(JSON)과 다름: {wrong_body[:2]}")
+    stuck = [c.guid for c in good if c.guid in seen.left_guids()]
+    dead = [c.guid for c in good if c.guid in seen.dead_guids()]
+    req.expect(
+        not stuck and not dead,
+        f"{edge}: 201 을 받은 정상 청구 {len(good)}건 중 끝난 뒤 claim.in 에 {len(stuck)}건, "
+        f"claim.dead 에 {len(dead)}건 (기대: 0, 0 — 모두 ack)",
+        run=seen.run,
+    )
+
+
 @pytest.mark.req("M4.1")
-def test_M4_1_one_post_each_all_acked(req: Check, good_claims: ConsumerRun) -> None:
-    seen = good_claims
-    calls = {c.guid: seen.calls(c) for c in seen.published}
-    req.expect(
-        all(n == 1 for n in calls.values()),
-        f"정상 청구 {len(calls)}건의 POST 횟수: {sorted(calls.values())} (기대: 모두 1)",
-        run=seen.run,
-    )
-    wrong_body = [c.guid for c in seen.published if not _json_equal(seen.bodies(c)[0], c.data)]
-    req.expect(not wrong_body, f"POST 본문이 메시지 본문과 다름: {wrong_body[:2]}")
-    req.expect(
-        seen.ready == 0 and not seen.dead,
-        f"끝난 뒤 claim.in 에 {seen.ready}건, claim.dead 에 {len(seen.dead)}건 (기대: 0, 0)",
-        run=seen.run,
-    )
+def test_M4_1_one_post_each_all_acked(
+    req: Check, good_claims: ConsumerRun, mixed_claims: ConsumerRun
+) -> None:
+    _good_ones(req, edges.GOOD_ALONE, good_claims)
+    _good_ones(req, edges.GOOD_AMONG_OTHERS, mixed_claims)
 
 
 @pytest.mark.req("M4.2")
-def test_M4_2_ends_by_itself(req: Check, good_claims: ConsumerRun) -> None:
-    seen = good_claims
-    req.expect(
-        not seen.run.timed_out,
-        f"--max-seconds {seen.seconds:g} 인데 {seen.seconds + GRACE:g}초가 지나도 끝나지 않음",
-        run=seen.run,
-    )
-    req.expect_ran(seen.run, f"consumer.py --max-seconds {seen.seconds:g}")
+def test_M4_2_ends_by_itself(req: Check, idle_queue: ConsumerRun, busy_queue: ConsumerRun) -> None:
+    for edge, seen in ((edges.DEADLINE_EMPTY, idle_queue), (edges.DEADLINE_BUSY, busy_queue)):
+        req.expect(
+            not seen.run.timed_out,
+            f"{edge}: --max-seconds {seen.seconds:g} 인데 {seen.counted_from} 뒤 "
+            f"{seen.seconds + seen.grace:g}초가 지나도 끝나지 않음"
+            + (f" (남은 청구 {seen.ready}건)" if seen.ready else ""),
+            run=seen.run,
+        )
+        req.expect_ran(seen.run, f"{edge} consumer.py --max-seconds {seen.seconds:g}")
 
 
 @pytest.mark.req("M4.3")
-def test_M4_3_kill_loses_nothing(req: Check, killed_mid_request: KillRun) -> None:
-    seen = killed_mid_request
-    req.expect(seen.held, "소비자가 청구 시스템을 한 번도 부르지 않음", run=seen.run)
-    kept = seen.after_ready + seen.after_dead + seen.accepted
+def test_M4_3_kill_loses_nothing(req: Check, crashes: Crashes) -> None:
+    seen, edge = crashes, edges.KILL_HELD
+    req.expect(seen.held, f"{edge}: 소비자가 청구 시스템을 한 번도 부르지 않음", run=seen.first)
+    after = seen.after
+    req.expect(
+        after is not None,
+        f"{edge}: SIGKILL 한 소비자의 연결이 끊기지 않음(다른 프로세스가 연결을 쥐고 있나요?)",
+        run=seen.first,
+    )
+    assert after is not None
+    kept = after.ready + after.dead_ready + seen.accepted
     req.expect(
         kept == seen.published,
-        f"청구 시스템 응답을 기다리는 소비자를 SIGKILL 한 뒤: 남은 {seen.after_ready} + "
-        f"DLQ {seen.after_dead} + 201 받은 {seen.accepted} = {kept} (발행 {seen.published}): "
-        f"{seen.published - kept}건 잃음",
+        f"{edge}: 남은 {after.ready} + DLQ {after.dead_ready} + 201 받은 {seen.accepted} = {kept} "
+        f"(발행 {seen.published}): {seen.published - kept}건 잃음",
     )
 
 
 @pytest.mark.req("M4.4")
-def test_M4_4_ack_only_after_201(req: Check, killed_mid_request: KillRun) -> None:
-    seen = killed_mid_request
-    req.expect(seen.held, "소비자가 청구 시스템을 한 번도 부르지 않음", run=seen.run)
+def test_M4_4_ack_only_after_201(req: Check, crashes: Crashes) -> None:
+    seen = crashes
+    req.expect(seen.held, f"{edges.KILL_HELD}: 소비자가 청구 시스템을 한 번도 부르지 않음", run=seen.first)
     during = seen.during
-    if during is None:
-        raise RuntimeError("no rabbitmqctl: live ready/unacked of claim.in cannot be read")
+    assert during is not None
     # A call that timed out meanwhile may already be in claim.dead: rejected, not acked.
     req.expect(
         during.kept == seen.published,
-        f"청구 시스템이 아직 답하지 않았는데 claim.in 에 ready {during.ready} + unacked "
-        f"{during.unacked} + claim.dead {during.dead} = {during.kept} "
+        f"{edges.KILL_HELD}: 청구 시스템이 아직 답하지 않았는데 claim.in 에 ready {during.ready} + unacked "
+        f"{during.unacked} + claim.dead {during.dead_ready} = {during.kept} "
         f"(발행 {seen.published}): 201 전에 ack 됨",
+        run=seen.first,
+    )
+    edge = edges.KILL_AFTER_201
+    req.expect(
+        seen.second_held,
+        f"{edge}: 다시 띄운 소비자가 새 청구 {seen.fresh}건이 있는데 청구 시스템을 부르지 않음",
+        run=seen.second,
+    )
+    if not seen.answered_201 or seen.after is None or seen.after_second is None:
+        raise RuntimeError(
+            "the stopped consumer's request could not be answered, or its messages never came back"
+        )
+    expected = seen.after.kept + seen.fresh
+    req.expect(
+        seen.after_second.kept == expected,
+        f"{edge}: 소비자가 201 을 읽기도 전에 claim.in·claim.dead 에 {seen.after_second.kept}건 "
+        f"(기대: {expected}): 201 을 보기 전에 ack 됨",
+        run=seen.second,
     )

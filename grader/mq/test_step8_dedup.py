@@ -5,74 +5,130 @@ from __future__ import annotations
 
 import pytest
 
-from grader.mq.records import DedupRuns, RecordOnSuccess
+from fixtures.claims import Claim
+from grader.mq import edges
+from grader.mq.live import Figures
+from grader.mq.records import ConsumerRun, DedupRuns, RecordOnSuccess
 from grader.verdict import Check
+
+ACK_DUPLICATES = "이미 처리한 message_id 도 basic_ack 하세요: 청구 시스템만 부르지 않습니다."
+
+
+def _acked(figures: Figures) -> str:
+    """Why a repeated message is not acked yet ('' when it is)."""
+    if figures.in_claim == 0 and figures.dead_ready == 0:
+        return ""
+    return (
+        f"claim.in 에 ready {figures.ready} + unacked {figures.unacked}건, "
+        f"claim.dead 에 {figures.dead_ready}건"
+    )
 
 
 @pytest.mark.req("M8.1")
 def test_M8_1_repeat_is_acked_without_post(req: Check, dedup: DedupRuns) -> None:
     seen = dedup
+    edge = edges.DUP_ADJACENT
     req.expect(
-        seen.calls_after_first == 1,
-        f"처음 발행한 청구를 {seen.calls_after_first}번 POST (기대: 1)",
+        seen.calls_after_adjacent == 1,
+        f"{edge}: 같은 message_id 두 건에 POST {seen.calls_after_adjacent}번 (기대: 1)",
+        run=seen.first,
+    )
+    problem = _acked(seen.adjacent)
+    req.expect(not problem, f"{edge}: 두 건을 모두 ack 하지 않음 ({problem})", ACK_DUPLICATES, run=seen.first)
+    edge = edges.DUP_LATER
+    req.expect(
+        not seen.ended_before_repeat,
+        f"{edge}: consumer.py 가 --max-seconds 가 지나기 전에 끝나 다시 온 메시지를 받지 못함 "
+        f"({seen.first.describe()})",
+        "--max-seconds 가 지날 때까지 claim.in 을 계속 소비하세요(큐가 비어도 끝내지 말고).",
         run=seen.first,
     )
     req.expect(
-        seen.calls_after_same_process_repeat == 1,
-        "처리한 message_id 를 다시 발행하자 청구 시스템을 또 부름 "
-        f"(POST {seen.calls_after_same_process_repeat}번)",
+        seen.calls_after_repeat == seen.calls_after_adjacent,
+        f"{edge}: 처리한 message_id 를 다시 발행하자 청구 시스템을 또 부름 "
+        f"(POST {seen.calls_after_adjacent}번 → {seen.calls_after_repeat}번)",
         run=seen.first,
     )
+    problem = _acked(seen.repeat)
     req.expect(
-        seen.ready_after_repeat == 0 and seen.dead_after_repeat == 0,
-        f"다시 온 메시지를 ack 하지 않음 (claim.in 에 ready+unacked {seen.ready_after_repeat}건, "
-        f"claim.dead 에 {seen.dead_after_repeat}건)",
-        "이미 처리한 message_id 도 basic_ack 하세요: 청구 시스템만 부르지 않습니다.",
-        run=seen.first,
+        not problem, f"{edge}: 다시 온 메시지를 ack 하지 않음 ({problem})", ACK_DUPLICATES, run=seen.first
     )
 
 
 @pytest.mark.req("M8.2")
 def test_M8_2_memory_survives_restart(req: Check, dedup: DedupRuns) -> None:
-    seen = dedup
-    req.expect_ran(seen.second, "같은 EAI_MQ_DB 로 다시 띄운 consumer.py")
+    seen, edge = dedup, edges.DUP_AFTER_KILL
+    restart = seen.restart
     req.expect(
-        seen.calls_after_restart == seen.calls_after_same_process_repeat == 1,
-        f"소비자를 다시 띄운 뒤 같은 message_id 를 또 POST (모두 {seen.calls_after_restart}번)",
-        run=seen.second,
+        not restart.crashed(),
+        f"{edge}: 같은 EAI_MQ_DB 로 다시 띄운 consumer.py 가 {restart.run.describe()}",
+        run=restart.run,
+    )
+    again = restart.calls(seen.claim) - seen.calls_after_repeat
+    req.expect(
+        again == 0,
+        f"{edge}: 이미 처리한 message_id 를 POST {again}번 더 함 (첫 소비자는 ack 직후 SIGKILL 됨)",
+        "처리에 성공하면 바로 SQLite 에 기록하고 commit 한 뒤 ack 하세요"
+        "(끝날 때 한꺼번에 저장하면 죽을 때 잃습니다).",
+        run=restart.run,
     )
     req.expect(
-        seen.ready_after_restart == 0 and seen.dead == 0,
-        f"다시 띄운 소비자가 ack 하지 않음 (claim.in {seen.ready_after_restart}건, claim.dead {seen.dead}건)",
-        run=seen.second,
+        restart.ready == 0 and not restart.dead,
+        f"{edge}: 다시 띄운 소비자가 ack 하지 않음 "
+        f"(claim.in {restart.ready}건, claim.dead {len(restart.dead)}건)",
+        ACK_DUPLICATES,
+        run=restart.run,
     )
 
 
 @pytest.mark.req("M8.3")
 def test_M8_3_record_at_eai_mq_db(req: Check, dedup: DedupRuns) -> None:
-    seen = dedup
-    req.expect(seen.db_exists, "EAI_MQ_DB 가 가리키는 경로에 파일이 생기지 않음", run=seen.first)
-    req.expect(seen.db_is_sqlite, "EAI_MQ_DB 의 파일이 SQLite 데이터베이스가 아님")
+    seen, edge = dedup, edges.DB_AT_PATH
+    req.expect(
+        seen.db_exists, f"{edge}: EAI_MQ_DB 가 가리키는 경로에 파일이 생기지 않음", run=seen.restart.run
+    )
+    req.expect(seen.db_is_sqlite, f"{edge}: EAI_MQ_DB 의 파일이 SQLite 데이터베이스가 아님")
+    req.expect(
+        seen.db_names_it,
+        f"{edge}: EAI_MQ_DB 의 어느 테이블에도 처리한 message_id {seen.claim.guid} 가 없음",
+        "처리한 message_id 를 EAI_MQ_DB 의 테이블에 INSERT 하고 commit 하세요.",
+    )
+
+
+def _retried(req: Check, edge: edges.Edge, claim: Claim, first: ConsumerRun, second: ConsumerRun) -> None:
+    __tracebackhide__ = True
+    tried = first.calls(claim)
+    again = second.calls(claim) - tried
+    req.expect(
+        again == 1,
+        f"{edge}: DLQ 로 갔던 청구를 다시 발행하자 POST {again}번 (기대: 1번 — 실패한 청구는 기록하지 "
+        "않아야 다시 처리됩니다)",
+        run=second.run,
+    )
+    req.expect(
+        claim.guid not in second.left_guids() and claim.guid not in second.dead_guids(),
+        f"{edge}: 다시 처리해 201 을 받은 청구를 ack 하지 않음 "
+        f"(claim.in {second.left_guids().count(claim.guid)}건, "
+        f"claim.dead {second.dead_guids().count(claim.guid)}건)",
+        run=second.run,
+    )
 
 
 @pytest.mark.req("M8.4")
 def test_M8_4_only_success_is_recorded(req: Check, record_only_success: RecordOnSuccess) -> None:
     seen = record_only_success
-    first, second, guid = seen.first, seen.second, seen.claim.guid
+    # Each class is judged when its claim did go to claim.dead first (getting it there is
+    # judged by M5.1 and M6.1); at least one must have.
+    cases = [
+        (edges.RETRY_AFTER_503, seen.busy),
+        (edges.RETRY_AFTER_422, seen.no_docs),
+    ]
+    went_dead = [(edge, claim) for edge, claim in cases if claim.guid in seen.first.dead_guids()]
     req.expect(
-        guid in first.dead_guids(),
-        f"전제: 503 청구가 claim.dead 로 가야 하는데 가지 않음 (POST {first.calls(seen.claim)}번)",
-        run=first.run,
+        bool(went_dead),
+        "전제: 503 청구도 422 청구도 claim.dead 로 가지 않음 "
+        f"(POST {seen.first.calls(seen.busy)}번, {seen.first.calls(seen.no_docs)}번)",
+        run=seen.first.run,
     )
-    tried = first.calls(seen.claim)
-    req.expect(
-        second.calls(seen.claim) == tried + 1,
-        f"DLQ 로 갔던 청구를 다시 발행하자 POST {second.calls(seen.claim) - tried}번 "
-        "(기대: 1번 — 실패한 청구는 기록하지 않아야 다시 처리됩니다)",
-        run=second.run,
-    )
-    req.expect(
-        second.ready == 0 and guid not in second.dead_guids(),
-        f"다시 처리한 청구를 ack 하지 않음 (claim.in {second.ready}건)",
-        run=second.run,
-    )
+    for edge, claim in went_dead:
+        _retried(req, edge, claim, seen.first, seen.second)

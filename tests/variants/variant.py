@@ -8,6 +8,9 @@
         after-walk.sh   optional: steps the student did by hand, run in the lab directory
                         after the walkthrough (bash, cwd = LAB_ROOT/q or LAB_ROOT/eaimw/mq)
 
+variant.toml may also say student_broker = "down" (mq): the student's rabbit@localhost is not
+running when they grade (the grader then finds no node on 5672 and starts its own).
+
 The .py files are linted and type-checked with the rest of the repository (leniently: they
 are written as students write). A folder whose name starts with "_" is a helper for another
 self-test, not graded as a variant.
@@ -33,15 +36,17 @@ class Variant:
     folder: Path
     why: str
     fails: frozenset[str]  # exactly the ids it must fail; empty for a correct solution
+    student_broker_down: bool = False
 
     @classmethod
     def named(cls, lab: str, name: str) -> Variant:
         folder = VARIANTS / lab / name
         data = tomllib.loads((folder / "variant.toml").read_text())
-        unknown = data.keys() - {"why", "fails"}
-        if unknown:
-            raise ValueError(f"{folder}/variant.toml: unknown keys {sorted(unknown)}")
-        return cls(lab, name, folder, " ".join(data["why"].split()), frozenset(data["fails"]))
+        unknown = data.keys() - {"why", "fails", "student_broker"}
+        if unknown or data.get("student_broker", "down") != "down":
+            raise ValueError(f"{folder}/variant.toml: unknown keys {sorted(unknown)} or student_broker")
+        why = " ".join(data["why"].split())
+        return cls(lab, name, folder, why, frozenset(data["fails"]), "student_broker" in data)
 
     @property
     def correct(self) -> bool:

@@ -19,8 +19,9 @@ DB_FILE = os.environ.get("EAI_MQ_DB", "/root/eaimw/mq/processed.db")
 
 
 class ClaimForwarder:
-    def __init__(self, claim_url, db_file):
+    def __init__(self, claim_url, db_file, stop_at):
         self.endpoint = claim_url.rstrip("/") + "/v1/claims"
+        self.stop_at = stop_at
         folder = os.path.dirname(db_file)
         if folder:
             os.makedirs(folder, exist_ok=True)
@@ -52,6 +53,13 @@ class ClaimForwarder:
             return None
 
     def on_message(self, ch, method, props, body):
+        self.handle(ch, method, props, body)
+        # 큐가 바쁘면 pika 는 메시지가 계속 오는 동안 process_data_events 에서 돌아오지 않는다:
+        # 시간 확인은 콜백 안에서도 해야 한다.
+        if time.monotonic() >= self.stop_at:
+            ch.stop_consuming()
+
+    def handle(self, ch, method, props, body):
         mid = props.message_id
         if self.already_done(mid):
             print(f"{mid}: 이미 처리함, ack 만", flush=True)
@@ -81,12 +89,12 @@ def main():
     parser.add_argument("--prefetch", type=int, default=5)
     args = parser.parse_args()
 
-    forwarder = ClaimForwarder(args.claim, DB_FILE)
+    stop_at = time.monotonic() + args.max_seconds
+    forwarder = ClaimForwarder(args.claim, DB_FILE, stop_at)
     connection = pika.BlockingConnection(pika.URLParameters(AMQP_URL))
     channel = connection.channel()
     tag = channel.basic_consume(queue="claim.in", on_message_callback=forwarder.on_message, auto_ack=False)
     channel.basic_qos(prefetch_count=args.prefetch)
-    stop_at = time.monotonic() + args.max_seconds
     while True:
         left = stop_at - time.monotonic()
         if left <= 0:

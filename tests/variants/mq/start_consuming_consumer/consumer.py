@@ -4,6 +4,7 @@ import argparse
 import http.client
 import os
 import sqlite3
+import time
 import urllib.parse
 
 import pika
@@ -54,12 +55,15 @@ def main():
         else:
             ch.basic_reject(method.delivery_tag, requeue=True)
         print(mid, code, "redelivered" if method.redelivered else "", flush=True)
+        if time.monotonic() >= stop_at:  # 바쁜 큐에서는 call_later 가 돌 틈이 없다
+            ch.stop_consuming()
 
     connection = pika.BlockingConnection(pika.URLParameters(AMQP_URL))
     channel = connection.channel()
     channel.basic_qos(prefetch_count=opts.prefetch)
     channel.basic_consume("claim.in", on_claim)
-    connection.call_later(opts.max_seconds, channel.stop_consuming)
+    stop_at = time.monotonic() + opts.max_seconds
+    connection.call_later(opts.max_seconds, channel.stop_consuming)  # 조용할 때
     try:
         channel.start_consuming()
     finally:

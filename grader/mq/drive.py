@@ -1,0 +1,227 @@
+"""How the mq scenarios drive the student's scripts: claims and claim files, consumer runs that
+end by themselves (judged from when they were seen at work) or are stopped once they have
+decided about every claim, and the record database.
+
+Waits are for conditions (a POST arrived, the broker holds what it should), never bare sleeps;
+a bound on a wait only costs time when the student's script is wrong. So a verdict does not
+depend on how loaded the machine is.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pika.exceptions
+
+from fixtures.claims import Claim, claim_set
+from grader.machinery.runner import Process, RunResult
+from grader.mq import amqp, live
+from grader.mq.lab import MqLab, Scene
+from grader.mq.records import ConsumerRun
+from grader.verdict import Missing
+
+# A consumer must end within --max-seconds plus a grace, counted from when it was first seen at
+# work (consuming claim.in, or POSTing: its clock was surely running then, however slowly the
+# machine started it) ...
+GRACE = 5.0
+# ... or, when it never was, from its start: then the grace also covers starting Python and
+# pika on a loaded machine.
+START_GRACE = 8.0
+STOPPED_RUN = 60  # --max-seconds of a consumer the grader stops itself once it has seen enough
+TAKE_WAIT = 30.0  # for a started consumer to POST (or take) its claims: its start included
+SETTLE_WAIT = 10.0  # then for claim.in to hold nothing (by the watch's clock)
+SQLITE_HEADER = b"SQLite format 3\0"
+
+
+def missing(lab: MqLab, *scripts: str) -> Missing | None:
+    lab.stage.get()  # the broker is up and the lab root laid out and saved
+    for script in scripts:
+        if not (lab.live / script).is_file():
+            return Missing(lab.shown(script))
+    return None
+
+
+def claims(lab: MqLab, name: str, good: int = 0, no_docs: int = 0, busy: int = 0) -> list[Claim]:
+    """Fixed counts of each kind; the scenario's seed varies their values and their order."""
+    return list(claim_set(lab.grading.rng(name), good, no_docs, busy, shuffled=True).files)
+
+
+def claim_file(lab: MqLab, claim: Claim, data: bytes) -> str:
+    path = lab.grading.scratch_dir("claim") / claim.name
+    path.write_bytes(data)
+    return str(path)
+
+
+def watch(scene: Scene) -> live.VhostWatch:
+    """The live figures of the scene's queues (one watch serves the whole run)."""
+    return scene.lab.watch.get().vhost(scene.vhost)
+
+
+# consumers that end by themselves -------------------------------------------------------------
+@dataclass(frozen=True)
+class RunEnd:
+    """How a consumer run ended, before anyone looked at the queues."""
+
+    run: RunResult
+    ended_after: float  # seconds from when it was seen at work (or from its start)
+    counted_from: str  # what it was seen doing first: "claim.in 소비 시작", "첫 POST" or "시작"
+    grace: float  # what it was allowed beyond --max-seconds from then
+    held: int  # requests the partner held when it had to be stopped
+
+
+def seen_running(scene: Scene, process: Process, until: float) -> tuple[float, str] | None:
+    """When the consumer was first seen at work: consuming claim.in (the broker counts it as a
+    consumer) or POSTing (the partner's clock is the system's monotonic clock, like ours). None
+    when neither happened by ``until`` or before it ended (it polls with basic_get, or crashed)."""
+    with amqp.channel(scene.url) as channel:
+        while True:
+            calls = scene.partner.stats()["calls"] if scene.partner else []
+            if calls:
+                return float(min(c["at"] for c in calls)), "첫 POST"
+            with contextlib.suppress(pika.exceptions.AMQPError):
+                if channel.queue_declare(amqp.CLAIM_QUEUE, passive=True).method.consumer_count:
+                    return time.monotonic(), "claim.in 소비 시작"
+            if not process.running() or time.monotonic() > until:
+                return None
+            time.sleep(0.05)
+
+
+def run_to_end(scene: Scene, process: Process, started: float, seconds: float, grace: float) -> RunEnd:
+    """Let a consumer end by itself: within ``seconds`` + ``grace`` of being seen at work, or
+    ``seconds`` + START_GRACE of its start when it never was; stopped when it overruns."""
+    seen = seen_running(scene, process, started + seconds + START_GRACE)
+    reference, counted_from = seen or (started, "시작")
+    allowed = grace if seen else START_GRACE
+    deadline = reference + seconds + allowed
+    while process.running() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    held = scene.partner.stats()["in_flight"] if process.running() and scene.partner else 0
+    run = process.wait(0)
+    return RunEnd(run, time.monotonic() - reference, counted_from, allowed, int(held))
+
+
+def consume(
+    scene: Scene,
+    batch: list[Claim],
+    seconds: float,
+    *extra: str,
+    claim_url: str | None = None,
+    grace: float = GRACE,
+) -> ConsumerRun:
+    """Publish ``batch``, run consumer.py with --max-seconds ``seconds`` to its own end, look."""
+    amqp.declare_topology(scene.url)
+    amqp.publish(scene.url, *batch)
+    started = time.monotonic()
+    end = run_to_end(scene, scene.consumer(seconds, *extra, claim_url=claim_url), started, seconds, grace)
+    return _looked(scene, batch, seconds, end, stopped=False)
+
+
+# consumers the grader stops once they have decided ---------------------------------------------
+def decided(scene: Scene, process: Process, batch: list[Claim]) -> live.Figures | None:
+    """Wait until every claim of ``batch`` was POSTed at least once (when there is a partner)
+    and claim.in holds nothing, ready or unacked: the consumer has acked or dead-lettered each
+    one, so nothing it does later can change where they are. None when that never came."""
+    if scene.partner is not None:
+        scene.partner.wait_for(
+            lambda s: all(s["by_guid"].get(c.guid, 0) for c in batch) or not process.running(),
+            timeout=TAKE_WAIT,
+        )
+    return watch(scene).when(lambda f: f.in_claim == 0, SETTLE_WAIT, until=lambda: not process.running())
+
+
+def barrier(lab: MqLab, scene: Scene, process: Process) -> bool:
+    """Publish one more good claim and wait until it is POSTed and acked: a consumer handles its
+    messages one after the other, so it has then finished everything it did for the earlier
+    ones (a record written after a reject, say). False when that never came."""
+    assert scene.partner is not None
+    marker = claims(lab, f"marker:{scene.vhost}", good=1)[0]
+    amqp.publish(scene.url, marker)
+    posted = scene.partner.wait_for(
+        lambda s: bool(s["by_guid"].get(marker.guid)) or not process.running(), timeout=TAKE_WAIT
+    )
+    acked = watch(scene).when(lambda f: f.in_claim == 0, SETTLE_WAIT, until=lambda: not process.running())
+    return posted and acked is not None and process.running()
+
+
+def consume_until_decided(
+    lab: MqLab,
+    scene: Scene,
+    batch: list[Claim],
+    *,
+    claim_url: str | None = None,
+    then_barrier: bool = False,
+    compact: bool = False,
+) -> ConsumerRun:
+    """Publish ``batch`` (the file's bytes, or one-line JSON with ``compact``), run consumer.py
+    with a long --max-seconds, stop it once it has decided about every claim (and, with
+    ``then_barrier``, finished what it did after), look. How long that takes never decides a
+    verdict: on a loaded machine it only takes longer."""
+    amqp.declare_topology(scene.url)
+    amqp.publish(scene.url, *batch, compact=compact)
+    started = time.monotonic()
+    process = scene.consumer(STOPPED_RUN, claim_url=claim_url)
+    decided(scene, process, batch)
+    if then_barrier and scene.partner is not None:
+        barrier(lab, scene, process)
+    stopped = process.running()
+    end = RunEnd(process.kill(), time.monotonic() - started, "시작", 0.0, 0)
+    return _looked(scene, batch, STOPPED_RUN, end, stopped=stopped)
+
+
+def _looked(scene: Scene, batch: list[Claim], seconds: float, end: RunEnd, stopped: bool) -> ConsumerRun:
+    if scene.partner is not None:
+        scene.partner.control(mode="normal")  # release anything still held
+    stats = scene.partner.stats() if scene.partner else {"by_guid": {}, "calls": []}
+    return ConsumerRun(
+        seconds=seconds,
+        published=batch,
+        run=end.run,
+        stats=stats,
+        left=amqp.drain(scene.url, amqp.CLAIM_QUEUE),
+        dead=amqp.drain(scene.url, amqp.DEAD_QUEUE),
+        ended_after=end.ended_after,
+        counted_from=end.counted_from,
+        grace=end.grace,
+        held_when_stopped=end.held,
+        stopped=stopped,
+    )
+
+
+# the record database ---------------------------------------------------------------------------
+def names(db: Path, text: str) -> bool:
+    """Some column of some table of the SQLite file ``db`` holds ``text`` (any shape of table:
+    a column of ids, a key-value table, a JSON list in one cell)."""
+    try:
+        return _names(db, text)
+    except sqlite3.Error:
+        return False
+
+
+def _names(db: Path, text: str) -> bool:
+    # Read-write: a consumer SIGKILLed mid-transaction leaves a hot journal that SQLite rolls
+    # back on open (the file is the grader's scratch copy, never the student's).
+    with contextlib.closing(sqlite3.connect(db, timeout=5)) as conn:
+        tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        for table in tables:
+            quoted = '"' + table.replace('"', '""') + '"'
+            columns = [r[1] for r in conn.execute(f"PRAGMA table_info({quoted})")]
+            for column in columns:
+                col = '"' + str(column).replace('"', '""') + '"'
+                hit = conn.execute(
+                    f"SELECT 1 FROM {quoted} WHERE instr(CAST({col} AS TEXT), ?) > 0 LIMIT 1", (text,)
+                ).fetchone()
+                if hit:
+                    return True
+    return False
+
+
+def is_sqlite(db: Path) -> bool:
+    try:
+        with db.open("rb") as f:
+            return f.read(16) == SQLITE_HEADER
+    except OSError:
+        return False

@@ -1,0 +1,403 @@
+"""The mq lab's edge map: for every requirement id, the classes and boundaries its scenario
+exercises on every run (the seed only varies values inside a class: guids, claim numbers,
+amounts, names, the order of a mixed queue).
+
+The checks name the edge that failed in their FAIL message (``f"{edges.KILL_HELD}: ..."``), and
+grader/mq/EDGES.md is generated from this table (``python -m grader.mq.edges``); a self-test
+keeps the two equal and checks that every edge is used by the scenarios or the checks.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+
+EDGES: list[Edge] = []
+
+
+@dataclass(frozen=True)
+class Edge:
+    name: str  # the constant's name below: how code and tests refer to it
+    ids: tuple[str, ...]  # the requirement ids judged on it
+    scenario: str  # the scenario that exercises it ("saved tree": status.txt as the student left it)
+    what: str  # the class or boundary, in English (EDGES.md)
+    shown: str  # how a FAIL names it, in Korean
+
+    def __str__(self) -> str:
+        return f"[경우: {self.shown}]"
+
+
+def _edge(name: str, ids: str, scenario: str, what: str, shown: str) -> Edge:
+    edge = Edge(name, tuple(ids.split()), scenario, " ".join(what.split()), shown)
+    EDGES.append(edge)
+    return edge
+
+
+# step 1: status.txt and the live node -----------------------------------------------------------
+STATUS_TEXT = _edge(
+    "STATUS_TEXT",
+    "M1.1 M1.2",
+    "saved tree",
+    """status.txt read with the one tolerant reader: UTF-8 with or without a BOM, LF or CRLF,
+    with or without a final newline, ANSI colour codes dropped. Not UTF-8, a FIFO or a
+    directory: a FAIL that says which.""",
+    "status.txt 읽기",
+)
+STATUS_WHOLE = _edge(
+    "STATUS_WHOLE",
+    "M1.1",
+    "saved tree",
+    """The output of `rabbitmqctl status` for rabbit@localhost: its node header (`Status of node
+    rabbit@localhost` or `Node name: rabbit@localhost`) and its sections (RabbitMQ version, the
+    memory watermark). One line copied out of it, or another command's output, is refused.""",
+    "rabbitmqctl status 출력 전체인가",
+)
+WATERMARK_LINE = _edge(
+    "WATERMARK_LINE",
+    "M1.2",
+    "saved tree",
+    """`Memory high watermark setting: 0.5369 gb` (absolute 512MiB as mq-up.sh sets it); the
+    default relative watermark (`0.4 of available memory`) is refused.""",
+    "status.txt 의 메모리 경보 줄",
+)
+LIVE_NODE = _edge(
+    "LIVE_NODE",
+    "M1.3",
+    "student_node",
+    """Student mode: rabbit@localhost answers on 5672/15672 (down: M1.3 FAILs and the rest is
+    graded on a private node); the limit it computed (management API `mem_limit`, else
+    `vm_memory_monitor:get_memory_limit()` through rabbitmqctl) is exactly 536870912 bytes.
+    Read once, concurrently with the scenarios.""",
+    "살아 있는 rabbit@localhost",
+)
+
+# step 2: topology.py ------------------------------------------------------------------------------
+TOPOLOGY_FIRST = _edge(
+    "TOPOLOGY_FIRST",
+    "M2.1",
+    "topology",
+    """First run in an empty vhost handed over by EAI_AMQP_URL (never `/`): exit 0, and
+    something is declared in that vhost.""",
+    "빈 vhost 에서 첫 실행",
+)
+TOPOLOGY_AGAIN = _edge(
+    "TOPOLOGY_AGAIN",
+    "M2.1",
+    "topology",
+    """Second run with everything already declared: exit 0.""",
+    "모두 선언된 뒤 두 번째 실행",
+)
+TOPOLOGY_KEEPS_CLAIMS = _edge(
+    "TOPOLOGY_KEEPS_CLAIMS",
+    "M2.1",
+    "topology",
+    """The second run happens while 2 claims wait in claim.in AND 2 in claim.dead (persistent,
+    put there through the default exchange, so no binding is needed): all 4 are still there
+    after it. A script that deletes, purges or re-creates a queue fails.""",
+    "claim.in·claim.dead 에 청구가 기다리는 중 두 번째 실행",
+)
+EXCHANGES = _edge(
+    "EXCHANGES",
+    "M2.2",
+    "topology",
+    """eai.claim and eai.dlx, each: exists, type direct, durable (read after both runs).""",
+    "교환기",
+)
+QUEUES = _edge(
+    "QUEUES",
+    "M2.3",
+    "topology",
+    """claim.in durable with x-dead-letter-exchange=eai.dlx and
+    x-dead-letter-routing-key=claim.dead exactly (other arguments are not judged); claim.dead
+    durable (read after both runs).""",
+    "큐와 DLX 인자",
+)
+BINDINGS = _edge(
+    "BINDINGS",
+    "M2.4",
+    "topology",
+    """eai.claim→claim.in with key claim and eai.dlx→claim.dead with key claim.dead (other
+    bindings are not judged).""",
+    "바인딩",
+)
+
+# step 3: publish.py -------------------------------------------------------------------------------
+PUBLISH_GOOD = _edge(
+    "PUBLISH_GOOD",
+    "M3.1 M3.2",
+    "publish",
+    """A good claim in a pretty-printed file with a final newline (the fixtures' format), Korean
+    text inside: exit 0, exactly one message in claim.in, its body the file's JSON (parsed JSON
+    equal; other bytes pass: the lab's decision), delivery_mode 2, message_id = guid,
+    content_type application/json, routed through eai.claim with key claim.""",
+    "정상 청구(여러 줄 JSON 파일)",
+)
+PUBLISH_EMPTY_DOCS = _edge(
+    "PUBLISH_EMPTY_DOCS",
+    "M3.1 M3.2",
+    "publish",
+    """A claim whose docs is an empty list (present but falsy: the publisher does not judge
+    claims, the claim system does) in a one-line file without a final newline: the same.""",
+    "docs 가 빈 청구(한 줄 JSON, 끝 줄바꿈 없음)",
+)
+PUBLISH_BUSY = _edge(
+    "PUBLISH_BUSY",
+    "M3.1 M3.2",
+    "publish",
+    """A BUSY claim (claimId `BUSY-…`): the same; its message_id is the guid, never the
+    claimId.""",
+    "BUSY 청구",
+)
+UNROUTABLE_NO_QUEUE = _edge(
+    "UNROUTABLE_NO_QUEUE",
+    "M3.3",
+    "unroutable",
+    """eai.claim (and eai.dlx) exist, no queue at all: exit non-zero, within the script
+    timeout.""",
+    "큐가 하나도 없음",
+)
+UNROUTABLE_OTHER_KEY = _edge(
+    "UNROUTABLE_OTHER_KEY",
+    "M3.3",
+    "unroutable",
+    """claim.in and claim.dead exist, claim.in bound to eai.claim only with another key
+    (`claim.other`): nothing is bound for `claim`, so exit non-zero (a publisher that only
+    checks that claim.in exists fails here).""",
+    "claim.in 은 있으나 claim 키로 묶이지 않음",
+)
+NACKED = _edge(
+    "NACKED",
+    "M3.4",
+    "nacked",
+    """A policy max-length 0 + overflow reject-publish on claim.in, seen in force by the
+    grader's own confirmed publish first: exit non-zero. A policy that never takes effect is a
+    harness fault, never a FAIL.""",
+    "브로커가 nack",
+)
+
+# step 4: consumer.py ------------------------------------------------------------------------------
+GOOD_ALONE = _edge(
+    "GOOD_ALONE",
+    "M4.1",
+    "good_claims",
+    """5 good claims alone in claim.in: each POSTed once to /v1/claims with a body that is the
+    same JSON (Korean text inside: the bytes must stay UTF-8), each acked; claim.in and
+    claim.dead empty at the end. This consumer, like every one judged on its work, gets a long
+    --max-seconds and is stopped once each claim was POSTed and claim.in holds nothing: a slow
+    machine only makes it take longer.""",
+    "정상 청구 5건만 있는 큐",
+)
+GOOD_AMONG_OTHERS = _edge(
+    "GOOD_AMONG_OTHERS",
+    "M4.1",
+    "mixed_claims",
+    """3 good claims shuffled among 2 no-docs (422) and 2 BUSY (503) claims: each good one
+    POSTed once with the same JSON and acked (none left in claim.in or claim.dead).""",
+    "422·503 청구와 섞인 정상 청구",
+)
+DEADLINE_EMPTY = _edge(
+    "DEADLINE_EMPTY",
+    "M4.2",
+    "idle_queue",
+    """claim.in empty from the start, --max-seconds 2: exit 0 within 2 + 5 s of being seen
+    consuming claim.in (2 + 8 s of its start if it never registers as a consumer); a consumer
+    that only checks its deadline after a message never ends.""",
+    "처음부터 빈 큐",
+)
+DEADLINE_BUSY = _edge(
+    "DEADLINE_BUSY",
+    "M4.2",
+    "busy_queue",
+    """30 claims before a partner that takes 0.5 s per claim (15 s of work), --max-seconds 3:
+    exit 0 within 3 + 5 s of being seen at work, with claims still waiting (a time limit that
+    only counts idle time, e.g. `inactivity_timeout=max_seconds`, fails). The grace covers one
+    claim in flight and either pika style (a consume() generator with an inactivity timeout,
+    basic_consume with process_data_events or start_consuming and call_later). "Seen at work"
+    is the first of: the broker counts it as a consumer of claim.in, the partner gets its
+    first POST; so a slow start under load is never held against the consumer.""",
+    "느린 청구 시스템 앞에 일이 쌓인 큐",
+)
+KILL_HELD = _edge(
+    "KILL_HELD",
+    "M4.3 M4.4",
+    "crashes",
+    """3 claims; the partner holds the first POST unanswered. While it is held, ready + unacked
+    of claim.in + claim.dead = 3 (nothing acked before a 201: M4.4); then SIGKILL, the held
+    request dropped without an answer: ready + claim.dead + 201s = 3 (nothing lost: M4.3).""",
+    "청구 시스템이 응답하기 전 SIGKILL",
+)
+KILL_AFTER_201 = _edge(
+    "KILL_AFTER_201",
+    "M4.4",
+    "crashes",
+    """A new consumer (2 fresh claims added) has its first POST held; it is stopped (SIGSTOP),
+    the partner answers 201, then SIGKILL: the accepted claim is still in claim.in, since the
+    consumer never saw the 201. Redelivered messages it dead-letters without a try count as
+    kept (the lab's decision: no second chance is counted on for them).""",
+    "201 을 보냈지만 소비자가 읽기 전 SIGKILL",
+)
+
+# step 5 and 6: dead letters and transient failures ------------------------------------------------
+REJECT_ONE = _edge(
+    "REJECT_ONE",
+    "M5.1",
+    "one_of_each",
+    """One no-docs claim beside one good and one BUSY claim: exactly one POST, in claim.dead
+    with x-death reason rejected from claim.in, not back in claim.in.""",
+    "422 청구 1건",
+)
+REJECT_SEVERAL = _edge(
+    "REJECT_SEVERAL",
+    "M5.1",
+    "mixed_claims",
+    """2 no-docs claims shuffled among good and BUSY ones: each the same.""",
+    "다른 청구와 섞인 422 청구 2건",
+)
+BUSY_ONE = _edge(
+    "BUSY_ONE",
+    "M6.1",
+    "one_of_each",
+    """One BUSY claim beside one good and one no-docs claim: exactly two POSTs (one requeue),
+    then claim.dead.""",
+    "503 청구 1건",
+)
+BUSY_SEVERAL = _edge(
+    "BUSY_SEVERAL",
+    "M6.1",
+    "mixed_claims",
+    """2 BUSY claims shuffled among good and no-docs ones: each the same.""",
+    "다른 청구와 섞인 503 청구 2건",
+)
+REFUSED = _edge(
+    "REFUSED",
+    "M6.2",
+    "claim_system_down",
+    """3 claims, --claim a bound port that refuses every connection: every claim ends in
+    claim.dead, and the consumer does not crash (when it ends is M4.2's business). A refused
+    connection has no call count to check (the lab's decision).""",
+    "청구 시스템 연결 거부",
+)
+HANG = _edge(
+    "HANG",
+    "M6.3",
+    "claim_system_hangs",
+    """The partner holds every POST until the client gives up, --max-seconds 4: not still
+    waiting on the claim system 4 + 10 s after being seen at work (fair to an HTTP timeout up
+    to about 10 s; an overrun while idle is M4.2's business), no crash; the claim is never
+    lost; in claim.dead only after two or more POSTs (dead after one: the timeout was not
+    treated as transient); after two or more POSTs it is in claim.dead (still requeued: no
+    redelivered check); one POST and still in claim.in passes (the deadline came before a
+    second chance, which is never counted on).""",
+    "청구 시스템이 응답하지 않음",
+)
+
+# step 7: prefetch ---------------------------------------------------------------------------------
+PREFETCH_DEFAULT = _edge(
+    "PREFETCH_DEFAULT",
+    "M7.1",
+    "prefetch_default",
+    """24 claims, a partner that takes 1 s per claim, no --prefetch: every change of claim.in's
+    unacked is watched inside the broker from before the consumer starts until 1.5 s after it
+    first takes a message (then it is stopped): the highest is at most 5 and exactly 5. A
+    consumer that never takes a message while it runs fails; a watch that cannot start is a
+    harness fault.""",
+    "--prefetch 없이(기본 5)",
+)
+PREFETCH_TWO = _edge(
+    "PREFETCH_TWO",
+    "M7.2",
+    "prefetch_two",
+    """The same with --prefetch 2: at most 2, exactly 2.""",
+    "--prefetch 2",
+)
+
+# step 8: de-duplication ---------------------------------------------------------------------------
+DUP_ADJACENT = _edge(
+    "DUP_ADJACENT",
+    "M8.1",
+    "dedup",
+    """The same message_id twice in claim.in before the consumer starts: one POST, both acked.
+    Calls are counted once claim.in is empty and a barrier claim (one more good claim, POSTed
+    and acked) shows the consumer has finished with both copies.""",
+    "같은 message_id 두 건이 연달아 대기",
+)
+DUP_LATER = _edge(
+    "DUP_LATER",
+    "M8.1",
+    "dedup",
+    """Published again after it was acked, to the same process: no POST, acked (not left
+    unacked, not dead-lettered); counted after a barrier claim too. A consumer that ended by
+    itself long before its --max-seconds (the queue was empty for a moment) is told so.""",
+    "ack 한 뒤 같은 프로세스에 다시 옴",
+)
+DUP_AFTER_KILL = _edge(
+    "DUP_AFTER_KILL",
+    "M8.2",
+    "dedup",
+    """That process SIGKILLed right after it acked the barrier claim; the claim published again
+    with other bytes (one-line JSON, same message_id); a new consumer process on the same
+    EAI_MQ_DB: no POST, acked, and it does not crash (when it ends is M4.2's business). Records
+    kept in memory until exit, or never committed, fail.""",
+    "SIGKILL 뒤 다시 띄운 소비자(같은 EAI_MQ_DB)",
+)
+DB_AT_PATH = _edge(
+    "DB_AT_PATH",
+    "M8.3",
+    "dedup",
+    """After the runs: a file at EAI_MQ_DB (a fresh path per scenario), SQLite, and one of its
+    tables names the processed message_id (any table, any column, any shape).""",
+    "EAI_MQ_DB 의 기록",
+)
+RETRY_AFTER_503 = _edge(
+    "RETRY_AFTER_503",
+    "M8.4",
+    "record_only_success",
+    """A BUSY claim dead-lettered after two 503s (the consumer stopped only after a barrier
+    claim shows it has finished what it did after its rejects), published again once the
+    partner accepts BUSY claims, to a new process on the same EAI_MQ_DB: POSTed once more,
+    acked. Judged when the claim did reach claim.dead (M6.1 judges that).""",
+    "503 두 번으로 DLQ 에 갔던 청구",
+)
+RETRY_AFTER_422 = _edge(
+    "RETRY_AFTER_422",
+    "M8.4",
+    "record_only_success",
+    """A no-docs claim dead-lettered after its 422, published again with documents added (same
+    guid, same message_id): POSTed once more, acked. Judged when the claim did reach
+    claim.dead (M5.1 judges that); at least one of the two classes must be judged.""",
+    "422 로 DLQ 에 갔던 청구(서류를 채워 다시 발행)",
+)
+
+
+def named(name: str) -> Edge:
+    return next(edge for edge in EDGES if edge.name == name)
+
+
+def of(rid: str) -> list[Edge]:
+    return [edge for edge in EDGES if rid in edge.ids]
+
+
+def markdown(ids: list[str]) -> str:
+    """EDGES.md: the map by requirement id."""
+    lines = [
+        "# The mq lab's edge map",
+        "",
+        "Generated from grader/mq/edges.py (`python -m grader.mq.edges > grader/mq/EDGES.md`);",
+        "a self-test keeps it equal. Every run covers every class below; the seed only varies",
+        "values inside a class (guids, claim numbers, amounts, names, the order of a mixed queue).",
+        "A FAIL names the class that failed as `[경우: …]`.",
+        "",
+    ]
+    for rid in ids:
+        lines.append(f"## {rid}")
+        lines.append("")
+        for edge in of(rid):
+            lines.append(f"- **{edge.name}** ({edge.scenario}; `{edge.shown}`): {edge.what}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    from grader.mq.catalogue import MQ
+
+    sys.stdout.write(markdown([r.id for r in MQ.requirements]))

@@ -1,0 +1,322 @@
+"""Live figures of claim.in and claim.dead in every vhost of this grading run, watched from
+inside the broker.
+
+One ``rabbitmqctl eval`` per grading run runs a loop inside the node that looks at the run's
+queues every 20 ms and prints a line whenever anything changes (ready, unacked, consumers and
+their settings), and a heartbeat every 100 ms; a reader thread takes the lines as they come.
+So one Erlang VM boot (about a second of CPU, several seconds of wall time under load) serves
+every question every scenario asks; every change is seen, not a sample; and a question about
+"now" is answered by the first look the loop took after now, so a watch slowed down by load is
+waited for, never taken at its word about a moment it had not seen.
+
+The management HTTP API is never used for these figures: its statistics lag by seconds. Lines
+are stamped with the wall clock (rabbitmqctl reaches the node, so it runs on this machine).
+If the grader dies, the next line the loop prints fails (its reader is gone), which ends both
+the loop and rabbitmqctl.
+"""
+
+from __future__ import annotations
+
+import bisect
+import contextlib
+import os
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from grader.machinery.broker import Broker, BrokerUnavailable
+from grader.machinery.environ import environment
+from grader.mq import amqp
+
+LIMIT = 600.0  # the loop inside the broker ends by itself after this long, whatever happens
+UP_WAIT = 60.0  # for the watch's first line: a VM boot on a machine under load
+EVERY_MS, BEAT_MS = 20, 100
+
+# Lines: "s SEQ STAMP VHOST QUEUE R U C SETTINGS" (a queue changed; "-" for R when it is gone)
+#        "h SEQ STAMP"                            (a look that changed nothing)
+# SEQ numbers the looks; every line of one look carries its SEQ and STAMP, the wall clock when
+# the look began: what a look reports was in the queues at or after its STAMP.
+_SCRIPT = """
+Prefix = <<"{prefix}">>, PL = byte_size(Prefix), Names = [<<"{claim}">>, <<"{dead}">>],
+Limit = {limit_ms}, Every = {every_ms}, Beat = {beat_ms}, Caller = node(group_leader()),
+Ours = fun() ->
+    [{{V, N, Q}} || Q <- rabbit_amqqueue:list(), {{resource, V, queue, N}} <- [amqqueue:get_name(Q)],
+                    byte_size(V) >= PL, binary:part(V, 0, PL) =:= Prefix, lists:member(N, Names)]
+end,
+Look = fun(Q) ->
+    try
+        I = rabbit_amqqueue:info(Q, [messages_ready, messages_unacknowledged, consumers]),
+        Cs = [io_lib:format("~s:~b", [element(3, C), element(4, C)]) || C <- rabbit_amqqueue:consumers(Q)],
+        io_lib:format("~b ~b ~b ~s", [proplists:get_value(messages_ready, I),
+            proplists:get_value(messages_unacknowledged, I), proplists:get_value(consumers, I),
+            case Cs of [] -> "-"; _ -> string:join(Cs, ",") end])
+    catch _:_ -> "-" end
+end,
+Start = erlang:monotonic_time(millisecond),
+Loop = fun L(Prev, Seq, NextBeat) ->
+    Now = erlang:monotonic_time(millisecond),
+    Gone = not (lists:member(Caller, nodes(hidden)) orelse lists:member(Caller, nodes())),
+    if
+        Now - Start > Limit; Gone -> done;
+        true ->
+            Stamp = os:system_time(millisecond),  %% before the look: it saw nothing older
+            State = maps:from_list([{{{{V, N}}, lists:flatten(Look(Q))}} || {{V, N, Q}} <- Ours()]),
+            Changed = [{{K, S}} || {{K, S}} <- maps:to_list(State), maps:get(K, Prev, none) =/= S]
+                ++ [{{K, "-"}} || K <- maps:keys(Prev), not maps:is_key(K, State), maps:get(K, Prev) =/= "-"],
+            [io:format("s ~b ~b ~s ~s ~s~n", [Seq, Stamp, V, N, S]) || {{{{V, N}}, S}} <- Changed],
+            Beat1 = case Changed of
+                [] when Now >= NextBeat -> io:format("h ~b ~b~n", [Seq, Stamp]), Now + Beat;
+                [] -> NextBeat;
+                _ -> Now + Beat
+            end,
+            timer:sleep(Every),
+            L(maps:merge(Prev, maps:from_list(Changed)), Seq + 1, Beat1)
+    end
+end,
+Loop(#{{}}, 1, Start).
+"""
+
+
+@dataclass(frozen=True)
+class QueueFigures:
+    """One queue at one moment."""
+
+    ready: int
+    unacked: int
+    consumers: int
+    settings: tuple[tuple[bool, int], ...]  # (ack_required, prefetch_count) per consumer
+
+
+@dataclass(frozen=True)
+class Figures:
+    """claim.in and claim.dead of one vhost as one look of the watch saw them (``at``: wall
+    clock, seconds); a queue that does not exist is None."""
+
+    at: float
+    claim: QueueFigures | None
+    dead: QueueFigures | None
+
+    @property
+    def ready(self) -> int:
+        return self.claim.ready if self.claim else 0
+
+    @property
+    def unacked(self) -> int:
+        return self.claim.unacked if self.claim else 0
+
+    @property
+    def in_claim(self) -> int:
+        """Messages claim.in still holds, ready or delivered and not acked yet."""
+        return self.ready + self.unacked
+
+    @property
+    def dead_ready(self) -> int:
+        return self.dead.ready if self.dead else 0
+
+    @property
+    def kept(self) -> int:
+        """Messages the broker still holds in either queue: none of them was acked."""
+        return self.in_claim + self.dead_ready
+
+    @property
+    def consumers(self) -> int:
+        return self.claim.consumers if self.claim else 0
+
+    def settings(self) -> str:
+        """claim.in's consumers as the checks show them."""
+        shown = [
+            f"ack_required={a}, prefetch_count={p}" for a, p in (self.claim.settings if self.claim else ())
+        ]
+        return "; ".join(shown) or "없음"
+
+
+def queue_figures(text: str) -> QueueFigures | None:
+    words = text.split()
+    if len(words) < 3 or not all(w.isdigit() for w in words[:3]):
+        return None
+    settings = []
+    for pair in words[3].split(",") if len(words) > 3 and words[3] != "-" else ():
+        ack, _, prefetch = pair.partition(":")
+        settings.append((ack == "true", int(prefetch)))
+    return QueueFigures(int(words[0]), int(words[1]), int(words[2]), tuple(settings))
+
+
+class Lines:
+    """What the watch printed, read as figures per vhost (pure: fed line by line)."""
+
+    def __init__(self) -> None:
+        self.looks: list[float] = []  # the stamp of every look that printed a line, in order
+        self._last_seq = 0
+        self._states: dict[str, list[Figures]] = {}  # vhost -> every state, oldest first
+
+    def feed(self, line: str) -> None:
+        words = line.split(" ", 5)
+        if len(words) < 3 or words[0] not in ("s", "h") or not (words[1].isdigit() and words[2].isdigit()):
+            return
+        seq, at = int(words[1]), int(words[2]) / 1000
+        if seq != self._last_seq:
+            self.looks.append(at)
+            self._last_seq = seq
+        if words[0] == "s" and len(words) >= 5:
+            vhost, queue, rest = words[3], words[4], words[5] if len(words) > 5 else "-"
+            states = self._states.setdefault(vhost, [])
+            before = states[-1] if states else Figures(at, None, None)
+            figures = queue_figures(rest)
+            if queue == amqp.CLAIM_QUEUE:
+                new = Figures(at, figures, before.dead)
+            elif queue == amqp.DEAD_QUEUE:
+                new = Figures(at, before.claim, figures)
+            else:
+                return
+            if states and states[-1].at == at:
+                states[-1] = new  # the same look: one state
+            else:
+                states.append(new)
+
+    def history(self, vhost: str) -> list[Figures]:
+        return list(self._states.get(vhost, []))
+
+    def seen_from(self, vhost: str, moment: float) -> list[Figures]:
+        """The states of ``vhost`` from the first look at or after ``moment`` on: that look's
+        state (a change then, or the state still in force), then every later change. Empty
+        while no look at or after ``moment`` has been printed."""
+        first = bisect.bisect_left(self.looks, moment)
+        if first == len(self.looks):
+            return []
+        look = self.looks[first]
+        states = self._states.get(vhost, [])
+        in_force = [s for s in states if s.at <= look][-1:] or [Figures(look, None, None)]
+        return [Figures(look, in_force[0].claim, in_force[0].dead), *[s for s in states if s.at > look]]
+
+
+class Watch:
+    """The live figures of every claim.in and claim.dead of this grading run's vhosts."""
+
+    def __init__(self, broker: Broker, prefix: str, cwd: Path) -> None:
+        if broker.ctl is None:
+            raise BrokerUnavailable(f"{broker.label}: rabbitmqctl is needed to read live unacked figures")
+        script = _SCRIPT.format(
+            prefix=prefix,
+            claim=amqp.CLAIM_QUEUE,
+            dead=amqp.DEAD_QUEUE,
+            limit_ms=int(LIMIT * 1000),
+            every_ms=EVERY_MS,
+            beat_ms=BEAT_MS,
+        )
+        self._lines = Lines()
+        self._changed = threading.Condition()
+        self._errors: list[str] = []
+        self._process = subprocess.Popen(
+            ["rabbitmqctl", "-n", broker.node, "eval", script],
+            cwd=cwd,
+            env=environment(**broker.ctl_env),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
+        threading.Thread(target=self._read, daemon=True, name="mq-watch").start()
+        threading.Thread(target=self._read_errors, daemon=True, name="mq-watch-stderr").start()
+        with self._changed:
+            up = self._changed.wait_for(lambda: self._lines.looks or not self.running(), timeout=UP_WAIT)
+        if not up or not self._lines.looks:
+            self.close()
+            raise BrokerUnavailable(f"the live watch of the broker did not start: {self.tail()}")
+
+    def _read(self) -> None:
+        assert self._process.stdout is not None
+        for line in self._process.stdout:
+            with self._changed:
+                self._lines.feed(line.rstrip("\n"))
+                self._changed.notify_all()
+        with self._changed:
+            self._changed.notify_all()
+
+    def _read_errors(self) -> None:
+        assert self._process.stderr is not None
+        for line in self._process.stderr:
+            self._errors = [*self._errors[-20:], line.rstrip("\n")]
+
+    def running(self) -> bool:
+        return self._process.poll() is None
+
+    def tail(self) -> str:
+        return "\n".join(self._errors[-8:]) or f"rabbitmqctl ended (exit {self._process.poll()})"
+
+    def vhost(self, name: str) -> VhostWatch:
+        return VhostWatch(self, name)
+
+    def history(self, vhost: str) -> list[Figures]:
+        with self._changed:
+            return self._lines.history(vhost)
+
+    def since(self, vhost: str, moment: float) -> list[Figures]:
+        with self._changed:
+            return self._lines.seen_from(vhost, moment)
+
+    def when(
+        self,
+        vhost: str,
+        condition: Callable[[Figures], bool],
+        timeout: float,
+        until: Callable[[], bool] = lambda: False,
+    ) -> Figures | None:
+        """The first state of ``vhost`` from now on for which ``condition`` holds; None when
+        ``timeout`` passes first (by the watch's clock: a look stamped later than now +
+        ``timeout``; a watch far behind counts as stopped after UP_WAIT more), when ``until``
+        holds first, or when the watch has stopped."""
+        since = time.time()
+        hard = time.monotonic() + timeout + UP_WAIT
+        with self._changed:
+            while True:
+                for state in self._lines.seen_from(vhost, since):
+                    if state.at > since + timeout:
+                        return None
+                    if condition(state):
+                        return state
+                if self._lines.looks and self._lines.looks[-1] > since + timeout:
+                    return None
+                if until() or not self.running() or time.monotonic() > hard:
+                    return None
+                self._changed.wait(timeout=0.1)  # `until` is looked at now and then
+
+    def close(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self._process.pid, signal.SIGKILL)
+        self._process.wait()
+
+
+@dataclass(frozen=True)
+class VhostWatch:
+    """The watch as one scenario sees it: its own vhost only."""
+
+    watch: Watch
+    vhost: str
+
+    def history(self) -> list[Figures]:
+        """Every state seen so far, oldest first."""
+        return self.watch.history(self.vhost)
+
+    def since(self, moment: float) -> list[Figures]:
+        """The state at the first look at or after ``moment`` (wall clock), then every change."""
+        return self.watch.since(self.vhost, moment)
+
+    def now(self) -> Figures:
+        """The state at this moment, as the first look after now saw it."""
+        state = self.when(lambda figures: True, timeout=UP_WAIT)
+        if state is None:
+            raise BrokerUnavailable(f"the live watch stopped: {self.watch.tail()}")
+        return state
+
+    def when(
+        self,
+        condition: Callable[[Figures], bool],
+        timeout: float,
+        until: Callable[[], bool] = lambda: False,
+    ) -> Figures | None:
+        return self.watch.when(self.vhost, condition, timeout, until)

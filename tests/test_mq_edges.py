@@ -1,0 +1,170 @@
+"""The mq lab's edge map agrees with its code, and the pure parts the scenarios lean on work.
+
+The live watch runs on the self-tests' real node; its output format is also read from text,
+and the record database is a real SQLite file.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+
+from fixtures.claims import Outcome, claim_set
+from grader.machinery.broker import VHOST_PREFIX
+from grader.mq import amqp, drive, edges, live
+from grader.mq.catalogue import MQ
+from grader.mq.scenarios import scenarios
+from tests.conftest import SharedBroker
+
+MQ_DIR = Path(edges.__file__).resolve().parent
+CODE = "\n".join(p.read_text() for p in [MQ_DIR / "scenarios.py", *sorted(MQ_DIR.glob("test_step*.py"))])
+
+
+def test_edges_md_is_generated_from_the_map() -> None:
+    expected = edges.markdown([r.id for r in MQ.requirements])
+    assert (MQ_DIR / "EDGES.md").read_text() == expected, (
+        "run: python -m grader.mq.edges > grader/mq/EDGES.md"
+    )
+
+
+def test_every_id_has_edges_and_every_edge_a_known_id_and_scenario() -> None:
+    ids = {r.id for r in MQ.requirements}
+    assert not [rid for rid in sorted(ids) if not edges.of(rid)]
+    for edge in edges.EDGES:
+        assert set(edge.ids) <= ids, edge.name
+        assert edge.scenario == "saved tree" or edge.scenario in scenarios.names, edge.name
+        assert getattr(edges, edge.name) is edge
+    assert len({e.name for e in edges.EDGES}) == len(edges.EDGES)
+
+
+def test_every_edge_is_named_by_the_code_that_covers_it() -> None:
+    used = set(re.findall(r"edges\.([A-Z][A-Z_0-9]*)\b", CODE))
+    assert not {e.name for e in edges.EDGES} - used
+    assert used <= {e.name for e in edges.EDGES}
+
+
+def test_a_fail_names_its_edge_in_korean() -> None:
+    assert str(edges.KILL_HELD) == f"[경우: {edges.KILL_HELD.shown}]"
+    assert all(re.search("[가-힣]", e.shown) or e.shown.isascii() for e in edges.EDGES)
+
+
+def test_claim_sets_fix_the_classes_and_let_the_seed_vary_values_and_order() -> None:
+    sets = [claim_set(random.Random(seed), 3, 2, 2, shuffled=True) for seed in range(20)]
+    for claims in sets:
+        assert [len(claims.of(o)) for o in Outcome] == [3, 2, 2]
+        assert all(c.body["docs"] == [] for c in claims.of(Outcome.NO_DOCS))
+        assert all(str(c.body["claimId"]).startswith("BUSY") for c in claims.of(Outcome.BUSY))
+        assert all(not c.data.isascii() and c.data.endswith(b"\n") for c in claims.files)  # Korean inside
+    assert len({tuple(c.outcome for c in s.files) for s in sets}) > 1  # the order varies
+
+
+def test_other_bytes_and_documents_added_keep_the_claim() -> None:
+    claim = claim_set(random.Random(1), 0, 1, 0).files[0]
+    assert claim.compact != claim.data and not claim.compact.endswith(b"\n")
+    fixed = claim.with_docs(random.Random(2))
+    assert fixed.guid == claim.guid and fixed.body["docs"] and fixed.outcome is Outcome.ACCEPTED
+
+
+def QueueFiguresOf(ready: int) -> live.QueueFigures:
+    return live.QueueFigures(ready, 0, 0, ())
+
+
+WATCH_LINES = [
+    "s 1 1000 lab-grader-9-1-a claim.in 24 0 0 -",
+    "s 1 1000 lab-grader-9-1-a claim.dead 0 0 0 -",
+    "h 2 1100",
+    "s 3 1150 lab-grader-9-1-a claim.in 19 5 1 true:5",
+    "s 3 1150 lab-grader-9-2-b claim.in 1 0 0 -",
+    "h 4 1250",
+    "s 5 1300 lab-grader-9-1-a claim.in 19 4 1 true:5,false:0",
+    "s 5 1300 lab-grader-9-1-a claim.dead 1 0 0 -",
+    "s 6 1400 lab-grader-9-1-a claim.in -",
+    "noise that is not a line of the watch",
+]
+
+
+def test_the_watch_output_is_read_per_vhost_and_per_look() -> None:
+    lines = live.Lines()
+    for line in WATCH_LINES:
+        lines.feed(line)
+    assert lines.looks == [1.0, 1.1, 1.15, 1.25, 1.3, 1.4]
+    states = lines.history("lab-grader-9-1-a")
+    assert [s.at for s in states] == [1.0, 1.15, 1.3, 1.4]  # one state per look that changed it
+    assert (states[0].ready, states[0].dead_ready, states[0].kept) == (24, 0, 24)
+    assert (states[1].ready, states[1].unacked, states[1].consumers) == (19, 5, 1)
+    assert states[2].kept == 19 + 4 + 1 and states[2].dead_ready == 1
+    assert states[2].settings() == "ack_required=True, prefetch_count=5; ack_required=False, prefetch_count=0"
+    assert states[0].settings() == "없음" and states[3].claim is None and states[3].in_claim == 0
+    # From a moment on: the first look at or after it (the state then in force), then changes.
+    from_heartbeat = lines.seen_from("lab-grader-9-1-a", 1.2)
+    assert [(s.at, s.unacked) for s in from_heartbeat] == [(1.25, 5), (1.3, 4), (1.4, 0)]
+    assert [s.ready for s in lines.seen_from("lab-grader-9-2-b", 1.0)] == [0, 1]  # not there yet, then 1
+    assert lines.seen_from("lab-grader-9-1-a", 1.5) == []  # no look after it yet
+
+
+def _db(tmp_path: Path, *statements: str) -> Path:
+    path = tmp_path / "processed.db"
+    with closing(sqlite3.connect(path)) as conn:
+        for statement in statements:
+            conn.execute(statement)
+        conn.commit()
+    return path
+
+
+@pytest.mark.parametrize(
+    "statements",
+    [
+        ("CREATE TABLE processed (message_id TEXT PRIMARY KEY)", "INSERT INTO processed VALUES ('g-1')"),
+        ("CREATE TABLE kv (k TEXT, v TEXT)", """INSERT INTO kv VALUES ('processed', '["g-0", "g-1"]')"""),
+        ('CREATE TABLE "my table" ("id" BLOB)', "INSERT INTO \"my table\" VALUES (CAST('g-1' AS BLOB))"),
+    ],
+    ids=["column", "json-list", "blob-quoted"],
+)
+def test_the_record_is_found_in_any_shape(tmp_path: Path, statements: tuple[str, ...]) -> None:
+    path = _db(tmp_path, *statements)
+    assert drive.is_sqlite(path) and drive.names(path, "g-1")
+
+
+def test_an_empty_record_or_another_file_names_nothing(tmp_path: Path) -> None:
+    assert not drive.names(_db(tmp_path, "CREATE TABLE processed (message_id TEXT)"), "g-1")
+    other = tmp_path / "not.db"
+    other.write_text("g-1\n")
+    assert not drive.is_sqlite(other) and not drive.names(other, "g-1")
+    assert not drive.is_sqlite(tmp_path / "missing.db")
+
+
+def test_the_live_watch_sees_every_change_on_a_real_node(shared_broker: SharedBroker, tmp_path: Path) -> None:
+    broker = shared_broker.broker
+    batch = list(claim_set(random.Random(3), 3, 0, 0).files)
+    with broker.vhost("watch-test") as name, broker.vhost("watch-other") as other:
+        url = broker.amqp_url(name)
+        whole = live.Watch(broker, f"{VHOST_PREFIX}{os.getpid()}-", tmp_path)  # this process's vhosts
+        watch = whole.vhost(name)
+        try:
+            assert watch.now().claim is None  # nothing declared yet
+            amqp.declare_topology(url)
+            amqp.declare_topology(broker.amqp_url(other))
+            amqp.publish(url, *batch)
+            assert watch.when(lambda f: f.ready == 3, timeout=10)
+            with amqp.channel(url) as ch:
+                ch.basic_qos(prefetch_count=2)
+                ch.basic_consume(amqp.CLAIM_QUEUE, lambda *_: None)
+                held = watch.when(lambda f: f.unacked == 2, timeout=10)
+                assert held and held.ready == 1 and held.consumers == 1
+                assert held.settings() == "ack_required=True, prefetch_count=2"
+            back = watch.when(lambda f: f.unacked == 0 and f.consumers == 0, timeout=10)
+            assert back and back.ready == 3 and back.kept == 3
+            amqp.put(url, amqp.DEAD_QUEUE, batch[0])
+            assert watch.when(lambda f: f.dead_ready == 1 and f.kept == 4, timeout=10)
+            assert watch.when(lambda f: f.ready == 99, timeout=0.5) is None  # by the watch's clock
+            assert [s.unacked for s in watch.history()].count(2) >= 1
+            assert whole.vhost(other).now().claim == live.QueueFigures(0, 0, 0, ())  # watched too
+        finally:
+            whole.close()
+    assert not whole.running()
