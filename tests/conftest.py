@@ -14,6 +14,10 @@ from fixtures.tree import FixtureTree, build
 from grader.machinery.broker import Broker, start_local
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "case(name): the hostile case a test reads (test_hostile.py)")
+
+
 @pytest.fixture(scope="session")
 def fixture_tree(tmp_path_factory: pytest.TempPathFactory) -> FixtureTree:
     return build(tmp_path_factory.mktemp("fixtures"))

@@ -1,8 +1,16 @@
-"""Run untrusted student scripts: own process group, a timeout, bounded output, no orphans."""
+"""Run untrusted student scripts: a timeout, bounded output, and nothing left running.
+
+Every script starts behind the reaper (reaper.py), inside a namespace when the sandbox has
+one (sandbox.py): whatever the script leaves running when it ends is named in its RunResult
+and killed. Every process also carries a marker in its environment (MARKER), so the grader
+finds its scripts' processes in /proc whatever they did to their session and parents: at the
+end of each script on the host, at the end of the run, and after a grader was killed.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import signal
 import subprocess
@@ -13,9 +21,30 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+from grader.machinery import proctable
+from grader.machinery.sandbox import NONE, Confinement, Sandbox
 from grader.machinery.textfile import output_text
 
 OUTPUT_LIMIT = 64 * 1024  # bytes kept of each stream (the tail)
+REPORT_LIMIT = 256 * 1024  # bytes read of the reaper's report
+MARKER = "LAB_GRADER_RUN"  # <lab-root key>.<grader pid>.<run number>, in every script's environment
+ON_THE_HOST = Confinement(Sandbox(NONE, "on the host"))
+
+
+@dataclass(frozen=True)
+class Leftover:
+    """A process a script left running when it ended (killed by the grader since)."""
+
+    pid: int  # as the reaper saw it (inside the namespace in namespace mode)
+    name: str
+    cmdline: str
+
+    def describe(self) -> str:
+        return (
+            f"{self.name} (pid {self.pid}: {self.cmdline})"
+            if self.cmdline
+            else f"{self.name} (pid {self.pid})"
+        )
 
 
 @dataclass(frozen=True)
@@ -28,6 +57,7 @@ class RunResult:
     stdout: str
     stderr: str
     seconds: float
+    leftovers: tuple[Leftover, ...] = ()  # still running when the script ended by itself
 
     @property
     def ok(self) -> bool:
@@ -71,72 +101,115 @@ class _Tail:
         return output_text(bytes(self._buffer[-OUTPUT_LIMIT:]))
 
 
-def _start_time(pid: int) -> str | None:
-    """The kernel's start time of ``pid`` (field 22 of /proc/PID/stat): tells a reused pid apart."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    return stat.rsplit(")", 1)[1].split()[19]
-
-
 def kill_group(pgid: int) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, signal.SIGKILL)
 
 
+def sweep(prefix: str) -> int:
+    """Kill every process whose marker starts with ``prefix`` (a run's or a lab root's), until
+    none is left; returns how many there were."""
+    seen: set[int] = set()
+    for _ in range(50):  # one may fork while being killed: look again
+        found = proctable.carrying(MARKER, prefix)
+        if not found:
+            break
+        seen.update(found)
+        proctable.kill_all(found)
+        time.sleep(0.01)
+    return len(seen)
+
+
+class _Report:
+    """What the reaper says on its pipe: the script's pid, then its end and its leftovers."""
+
+    def __init__(self, fd: int) -> None:
+        self._data = bytearray()
+        self._first_line = threading.Event()
+        self._thread = threading.Thread(target=self._read, args=(fd,), daemon=True)
+        self._thread.start()
+
+    def _read(self, fd: int) -> None:
+        with open(fd, "rb", buffering=0) as stream:
+            while chunk := stream.read(65536):
+                if len(self._data) < REPORT_LIMIT:
+                    self._data += chunk
+                if b"\n" in self._data:
+                    self._first_line.set()
+        self._first_line.set()
+
+    def records(self, kind: str) -> list[list[str]]:
+        """The fields of every complete record of ``kind`` (see reaper.py)."""
+        lines = bytes(self._data).decode("ascii", "replace").split("\n")[:-1]
+        return [fields[1:] for fields in map(str.split, lines) if fields and fields[0] == kind]
+
+    def child(self, timeout: float = 2.0) -> int | None:
+        """The script's pid as the reaper sees it (None before it started, or never)."""
+        self._first_line.wait(timeout)
+        found = [int(f[0]) for f in self.records("child") if len(f) == 1 and f[0].isdigit()]
+        return found[0] if found else None
+
+    def end(self) -> tuple[int | None, tuple[Leftover, ...]]:
+        """(exit code as subprocess gives it, leftovers) once the reaper is gone."""
+        self._thread.join(timeout=2)
+        status = [f[0] for f in self.records("status") if len(f) == 1 and f[0].lstrip("-").isdigit()]
+        if not status:
+            return None, ()
+        leftovers = []
+        for fields in self.records("leftover"):
+            try:
+                pid, name, cmdline = int(fields[0]), bytes.fromhex(fields[1][1:]), bytes.fromhex(fields[2][1:])
+            except (ValueError, IndexError):
+                continue
+            leftovers.append(
+                Leftover(pid, name.decode("utf-8", "replace"), cmdline.decode("utf-8", "replace"))
+            )
+        try:
+            return os.waitstatus_to_exitcode(int(status[-1])), tuple(leftovers)
+        except ValueError:
+            return None, tuple(leftovers)
+
+
 class ProcessRegistry:
-    """Every process group the grader started; killed at the end, even after a grader crash.
+    """Every script the grader started; killed at the end. ``tag`` starts every marker."""
 
-    Each group is also written to ``journal`` so the next run can kill what a SIGKILLed
-    grader left running.
-    """
-
-    def __init__(self, journal: Path | None = None) -> None:
-        self._journal = journal
+    def __init__(self, tag: str = "grader") -> None:
+        self.tag = f"{tag}.{os.getpid()}."
         self._live: dict[int, Process] = {}
         self._lock = threading.Lock()
         self._closed = False
+        self._numbers = itertools.count(1)
+        self.leftovers: list[tuple[str, Leftover]] = []  # (script label, process it left)
+
+    def marker(self) -> str:
+        with self._lock:
+            return f"{self.tag}{next(self._numbers)}."  # the dot: run 1 is no prefix of run 10
 
     def add(self, process: Process) -> None:
         with self._lock:
-            if self._closed:  # the run is ending: nothing new may keep running
-                kill_group(process.pid)
+            closed = self._closed
             self._live[process.pid] = process
-            if self._journal is not None:
-                with self._journal.open("a") as out:
-                    out.write(f"{process.pid} {_start_time(process.pid)}\n")
+        if closed:  # the run is ending: nothing new may keep running
+            process.kill()
 
-    def discard(self, process: Process) -> None:
+    def discard(self, process: Process, result: RunResult) -> None:
         with self._lock:
             self._live.pop(process.pid, None)
+            self.leftovers += [(process.label, leftover) for leftover in result.leftovers]
 
-    def close(self) -> None:
-        """Kill every group still running and refuse to keep new ones alive."""
+    def close(self) -> int:
+        """Kill every script still running, refuse to keep new ones alive, and kill whatever
+        still carries this run's marker; returns how many of those there were."""
         with self._lock:
             self._closed = True
             live = list(self._live.values())
         for process in live:
             process.kill()
-
-    @staticmethod
-    def kill_journal(journal: Path) -> int:
-        """Kill the groups a dead grader recorded in ``journal``; returns how many were alive."""
-        killed = 0
-        if not journal.exists():
-            return 0
-        for line in journal.read_text().splitlines():
-            pid_text, _, started = line.partition(" ")
-            pid = int(pid_text)
-            if _start_time(pid) == started:
-                kill_group(pid)
-                killed += 1
-        journal.unlink()
-        return killed
+        return sweep(self.tag)
 
 
 class Process:
-    """A started script in its own session; ``wait`` or ``kill`` always reaps the whole group."""
+    """A started script behind the reaper; ``wait`` or ``kill`` always ends all it started."""
 
     def __init__(
         self,
@@ -145,20 +218,38 @@ class Process:
         cwd: Path,
         env: Mapping[str, str],
         registry: ProcessRegistry,
+        confinement: Confinement = ON_THE_HOST,
+        label: str | None = None,
     ) -> None:
         self.argv = tuple(argv)
+        self.label = label or Path(self.argv[-1] if len(self.argv) > 1 else self.argv[0]).name
+        self.confinement = confinement
+        self.marker = registry.marker()
         self._registry = registry
         self._started = time.monotonic()
-        self._popen = subprocess.Popen(
-            self.argv,
-            cwd=cwd,
-            env=dict(env),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=True,
-        )
+        self._signalled = False
+        self._result: RunResult | None = None
+        self._lock = threading.Lock()
+        report, report_w = os.pipe()
+        command, start_in = confinement.command(self.argv, cwd, report_w)
+        try:
+            self._popen = subprocess.Popen(
+                command,
+                cwd=start_in,
+                env={**env, MARKER: self.marker},
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=True,
+                pass_fds=(report_w,),
+            )
+        except BaseException:
+            os.close(report)
+            raise
+        finally:
+            os.close(report_w)
         assert self._popen.stdout is not None and self._popen.stderr is not None
+        self._report = _Report(report)
         self._stdout = _Tail(self._popen.stdout)
         self._stderr = _Tail(self._popen.stderr)
         self._timed_out = False
@@ -166,6 +257,7 @@ class Process:
 
     @property
     def pid(self) -> int:
+        """The pid of the first process started (bwrap, or the reaper)."""
         return self._popen.pid
 
     def stdout_so_far(self) -> str:
@@ -175,30 +267,77 @@ class Process:
         return self._popen.poll() is None
 
     def wait(self, timeout: float) -> RunResult:
-        """Wait up to ``timeout`` s; then kill the group. Children left behind are killed too."""
+        """Wait up to ``timeout`` s for the script; then kill it. What it left is killed too."""
         try:
             self._popen.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             self._timed_out = True
         return self.kill()
 
+    def _script_pid(self) -> int | None:
+        """The script's own pid on the host (the reaper's child)."""
+        child = self._report.child()
+        if child is None or not self.confinement.sandbox.namespaces:
+            return child
+        for init in proctable.children(self.pid):
+            for pid in proctable.children(init):
+                if proctable.ns_pid(pid) == child:
+                    return pid
+        return None
+
+    def _kill_everything(self) -> None:
+        # A pid is only used while its process is ours and not reaped: it cannot be reused.
+        first = self.pid if self._popen.returncode is None else None
+        if self.confinement.sandbox.namespaces:
+            # Killing the namespace's first process kills all of it; bwrap exits after that.
+            if first is not None:
+                proctable.kill_all(proctable.children(first) or [first])
+            return
+        for _ in range(50):  # on the host: the tree below the reaper and every marked process
+            targets = proctable.carrying(MARKER, self.marker)
+            if first is not None and self._popen.poll() is None:
+                targets += [first, *proctable.descendants(first)]
+            if not targets:
+                return
+            proctable.kill_all(targets)
+            time.sleep(0.005)
+
     def kill(self) -> RunResult:
-        kill_group(self.pid)
-        self._popen.wait()
-        self._registry.discard(self)
-        return RunResult(
-            argv=self.argv,
-            returncode=None if self._timed_out else self._popen.returncode,
-            timed_out=self._timed_out,
-            stdout=self._stdout.text(),
-            stderr=self._stderr.text(),
-            seconds=time.monotonic() - self._started,
-        )
+        """End the script (if still running) and everything it started; its RunResult."""
+        with self._lock:
+            if self._result is not None:
+                return self._result
+            ended_by_itself = self._popen.poll() is not None and not self._timed_out
+            self._kill_everything()
+            self._popen.wait()
+            code, leftovers = self._report.end()
+            if not self.confinement.sandbox.namespaces:
+                stray = sweep(self.marker)  # the reaper itself was killed: its orphans
+                if stray and not leftovers:
+                    leftovers = (Leftover(0, f"{stray} process(es)", "found by their marker"),)
+            if not ended_by_itself or self._signalled:
+                leftovers = ()  # the grader ended it: what it left is not its doing
+            self._result = RunResult(
+                argv=self.argv,
+                returncode=None
+                if self._timed_out
+                else (code if code is not None else self._popen.returncode),
+                timed_out=self._timed_out,
+                stdout=self._stdout.text(),
+                stderr=self._stderr.text(),
+                seconds=time.monotonic() - self._started,
+                leftovers=leftovers,
+            )
+        self._registry.discard(self, self._result)
+        return self._result
 
     def signal(self, signum: int) -> None:
         """Signal the script itself (e.g. SIGKILL in the middle of its work)."""
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(self.pid, signum)
+        pid = self._script_pid()
+        if pid is not None:
+            self._signalled = True
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signum)
 
 
 def run(
@@ -208,6 +347,7 @@ def run(
     env: Mapping[str, str],
     timeout: float,
     registry: ProcessRegistry,
+    confinement: Confinement = ON_THE_HOST,
 ) -> RunResult:
     """Run a script to completion (or to its timeout) and return what it did."""
-    return Process(argv, cwd=cwd, env=env, registry=registry).wait(timeout)
+    return Process(argv, cwd=cwd, env=env, registry=registry, confinement=confinement).wait(timeout)

@@ -57,7 +57,7 @@ class MqLab:
     def __init__(self, grading: Grading, reference: LayOut | None) -> None:
         self.grading = grading
         self.claims: ClaimSet = grading.fixtures.claims
-        self.live = grading.lab_root / MQ_DIR
+        self.live = grading.live(MQ_DIR)  # the working copy the scripts see as LAB_ROOT/eaimw/mq
         self.stage = Once(self._set_stage)
         self._reference = reference
 
@@ -73,8 +73,8 @@ class MqLab:
         if self._reference is not None:
             status = broker.ctl(["status"], STATUS_TIMEOUT) if broker.ctl else None
             self._reference(self.grading.lab_root, status)
-        snapshot = self.grading.snapshot(MQ_DIR)
-        return Stage(broker, snapshot.saved)
+        workspace = self.grading.workspace(MQ_DIR)
+        return Stage(broker, workspace.saved)
 
     def _start(self, argv: Sequence[str], cwd: Path) -> Process:
         return self.grading.start(argv, cwd=cwd)
@@ -89,7 +89,7 @@ class MqLab:
         return brokers.student_node()
 
     def shown(self, name: str = "") -> str:
-        return str(self.grading.lab_root / MQ_DIR / name).rstrip("/")
+        return str(self.grading.scripts_root / MQ_DIR / name).rstrip("/")
 
     @contextlib.contextmanager
     def scene(self, purpose: str, partner: bool = True) -> Iterator[Scene]:

@@ -11,6 +11,7 @@ from pathlib import Path
 from fixtures.queue_messages import QueueSet
 from grader.machinery.runner import Process, RunResult
 from grader.machinery.scenarios import ScenarioPool
+from grader.queue import queuedir
 from grader.queue.catalogue import Q_DIR
 from grader.session import Grading
 
@@ -26,8 +27,8 @@ SHELL_TIMEOUT = 10.0
 class QueueLab:
     grading: Grading
     expected: QueueSet  # the fixture inbox: where every expected number comes from
-    live: Path  # LAB_ROOT/q: behaviour checks run here (scripts hard-code /root/q)
-    saved: Path  # the pristine copy taken before any check ran: state checks read it
+    live: Path  # the working copy the scripts see as LAB_ROOT/q: behaviour checks run here
+    saved: Path  # the student's q/ exactly as found: state checks read it (never written)
     exclusive: threading.Lock = field(default_factory=threading.Lock)
     hung: bool = False  # consume.py already overran a timeout in this run
 
@@ -37,8 +38,9 @@ class QueueLab:
         walkthrough when grading the reference solution)."""
         if reference is not None:
             reference(grading.lab_root, grading.fixtures.root)
-        snapshot = grading.snapshot(Q_DIR)
-        return cls(grading, grading.fixtures.queue, snapshot.target, snapshot.saved)
+        # The queue folders' contents are never copied: every scenario empties them first.
+        workspace = grading.workspace(Q_DIR, empty=queuedir.DIRS)
+        return cls(grading, grading.fixtures.queue, workspace.live, workspace.saved)
 
     @property
     def pool(self) -> ScenarioPool:
@@ -46,7 +48,7 @@ class QueueLab:
 
     def shown(self, name: str = "") -> str:
         """How the student knows the path: /root/q/NAME."""
-        return str(self.grading.lab_root / Q_DIR / name).rstrip("/")
+        return str(self.grading.scripts_root / Q_DIR / name).rstrip("/")
 
     def start_consume(self) -> Process:
         return self.grading.start([sys.executable, str(self.live / "consume.py")], cwd=self.live)
