@@ -54,6 +54,15 @@ def _code_digest() -> Digest:
     return digest(REPO, paths)
 
 
+def _check_scripts_root(scripts_root: Path, sandbox: Sandbox) -> None:
+    """Another lab root for the scripts: an existing directory, shown only in a namespace."""
+    where = f"--scripts-root {shown(scripts_root)}"
+    if not sandbox.namespaces:
+        raise Refused(f"{where} 은(는) 네임스페이스 샌드박스에서만 쓸 수 있습니다({sandbox.header()}).")
+    if not scripts_root.is_dir() or scripts_root == Path("/"):
+        raise Refused(f"{where}: / 가 아닌, 이미 있는 디렉터리여야 합니다(스크립트에게만 비어 보입니다).")
+
+
 class Grading:
     """Everything a run owns. ``close`` leaves nothing running and the student's files as found."""
 
@@ -92,11 +101,8 @@ class Grading:
             self.lab_root = config.lab_root or scratch / "root"
             self.lab_root.mkdir(exist_ok=True)
             self.scripts_root = config.scripts_root or self.lab_root
-            if self.scripts_root != self.lab_root and not sandbox.namespaces:
-                raise Refused(
-                    f"--scripts-root {shown(self.scripts_root)} 은(는) 네임스페이스 샌드박스에서만 쓸 수"
-                    f" 있습니다({sandbox.header()})."
-                )
+            if self.scripts_root != self.lab_root:
+                _check_scripts_root(self.scripts_root, sandbox)
             self.workspaces = Workspaces(
                 self.lab_root,
                 self.scripts_root,

@@ -20,7 +20,7 @@ from grader.catalogue import Catalogue
 from grader.machinery import proctable
 from grader.machinery.inotify import Watcher, travel
 from grader.machinery.interrupts import Interrupts
-from grader.machinery.runner import MARKER, OUTPUT_LIMIT, Process, ProcessRegistry, run, sweep
+from grader.machinery.runner import MARKER, OUTPUT_LIMIT, Leftover, Process, ProcessRegistry, run, sweep
 from grader.machinery.sandbox import REAPER, Confinement, Mount, choose
 from grader.machinery.seals import Seals, digest, tree_files
 from grader.machinery.snapshot import tree_digest
@@ -28,8 +28,10 @@ from grader.machinery.sqlscript import run_sql_script, statements
 from grader.machinery.treecopy import remove_tree, working_copy
 from grader.machinery.workspace import Journal, Refused, Workspaces
 from grader.mq.catalogue import MQ
+from grader.plugin import CATALOGUE, _book_closing
 from grader.queue.catalogue import QUEUE
 from grader.report import ResultBook, write_results
+from grader.session import Closing
 from grader.verdict import Finding
 
 BOXES = {mode: Confinement(choose(mode)) for mode in ("namespace", "none")}
@@ -397,3 +399,23 @@ def test_inotify_follows_files_through_subfolders_of_processing(tmp_path: Path) 
     assert watcher.subdirs == 1
     assert all(seen.hops[n] == ["inbox", "processing", "done"] for n in names), seen.hops
     assert seen.skipped_processing() == []
+
+
+def test_a_leftover_fails_the_id_its_lab_names_for_the_script() -> None:
+    """consume.py -> Q3.3 ... consumer.py -> M4.2 (each lab's catalogue); a passed id becomes a
+    FAIL naming the process; a process left by the grader's own helper is a harness fault."""
+    judges = {"consume.py": "Q3.3", "lag.sh": "Q7.1", "replay.sh": "Q8.1"}
+    judges |= {"topology.py": "M2.1", "publish.py": "M3.1", "consumer.py": "M4.2"}
+    assert {script: CATALOGUE.leftover_judge(script) for script in judges} == judges
+    book = ResultBook(CATALOGUE)
+    for rid in ("Q3.3", "M4.2"):
+        book.expect(rid)
+        book.passed(rid)
+    daemon = Leftover(7, "python3", "python3 /root/q/consume.py")
+    closing = Closing(leftovers=[("consume.py", daemon), ("partner.py", Leftover(9, "sleep", "sleep 1"))])
+    _book_closing(book, closing)
+    outcome = book.outcomes["Q3.3"]
+    assert outcome.status == "failed" and outcome.finding is not None
+    assert "python3 /root/q/consume.py" in outcome.finding.seen and "살아 있었습니다" in outcome.finding.seen
+    assert book.outcomes["M4.2"].status == "passed"
+    assert book.faults == ["partner.py left sleep (pid 9: sleep 1) running (killed)"]

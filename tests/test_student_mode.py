@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from fixtures.tree import FixtureTree
+from grader.config import EXIT_REFUSED
 from grader.machinery.broker import student_node
 from grader.machinery.snapshot import tree_digest
 from grader.mq.catalogue import MQ
@@ -115,6 +116,32 @@ def test_sigkilled_grader_is_repaired_by_the_next_run(
     assert tree_digest(root) == before
     assert not state.exists()
     assert not _daemons(daemon) and not processes_mentioning(str(root))
+
+
+def test_scripts_root_shows_the_scripts_their_lab_root_where_they_expect_it(
+    fixture_tree: FixtureTree, workdir: Callable[[str], Path]
+) -> None:
+    """--scripts-root: a copy of a submission graded where it is unpacked, its scripts seeing
+    it at the path they hard-code (as /root/q); the machine's own directory there untouched."""
+    base = workdir("scripts-root")
+    root = base / "submission" / "root"
+    walk_queue(root, fixture_tree.root)
+    view = base / "machine-root"  # stands for the machine's /root
+    view.mkdir()
+    (view / "machine.txt").write_text("the machine's own\n")
+    consume, replay = root / "q" / "consume.py", root / "q" / "replay.sh"
+    consume.write_text(
+        consume.read_text().replace('Path(os.environ.get("LAB_ROOT", "/root"))', f'Path("{view}")')
+    )
+    replay.write_text(replay.read_text().replace('q="${LAB_ROOT:-/root}/q"', f'q="{view}/q"'))
+    state = workdir("scripts-root-state") / "s"
+    graded = grade(root, fixture_tree.root, state, lab="queue", args=("--scripts-root", str(view)))
+    assert not graded.not_passed and graded.lab_root_unchanged, graded.explain()
+    assert [p.name for p in view.iterdir()] == ["machine.txt"]
+    refused = grade(
+        root, fixture_tree.root, state, lab="queue", args=("--scripts-root", str(view), "--sandbox", "none")
+    )
+    assert refused.returncode == EXIT_REFUSED and "--scripts-root" in refused.extra["refused"]
 
 
 def test_harness_fault_is_an_error_never_a_pass(

@@ -158,7 +158,11 @@ class _Report:
         leftovers = []
         for fields in self.records("leftover"):
             try:
-                pid, name, cmdline = int(fields[0]), bytes.fromhex(fields[1][1:]), bytes.fromhex(fields[2][1:])
+                pid, name, cmdline = (
+                    int(fields[0]),
+                    bytes.fromhex(fields[1][1:]),
+                    bytes.fromhex(fields[2][1:]),
+                )
             except (ValueError, IndexError):
                 continue
             leftovers.append(

@@ -192,7 +192,9 @@ class Workspaces:
             workspace = opened.get(relative)
             # A student's directory that is a link: mounted where it leads (bwrap would resolve
             # an absolute link against its own new root), so the link itself shows the copy.
-            where = workspace.view if moved and workspace else Path(os.path.realpath(self.lab_root / relative))
+            where = (
+                workspace.view if moved and workspace else Path(os.path.realpath(self.lab_root / relative))
+            )
             if workspace is not None and workspace.copied:
                 mounts.append(Mount(where, workspace.live, writable=True))
                 views.append((workspace.live, workspace.view))
