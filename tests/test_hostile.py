@@ -488,6 +488,7 @@ def test_a_process_left_running_is_killed_and_fails_its_scripts_id(hostile: Any,
 
 
 # item 2 ------------------------------------------------------------------------------------------
+@pytest.mark.case("two_graders")
 def test_a_second_grader_on_the_same_lab_root_stops_at_once(hostile: Any) -> None:
     case: TwoGraders = hostile
     second = case.second

@@ -121,35 +121,41 @@ def test_a_sweep_kills_whatever_carries_the_runs_marker(tmp_path: Path) -> None:
     assert orphan.wait(5) == -signal.SIGKILL
 
 
-def test_the_report_pipe_is_out_of_a_scripts_reach(tmp_path: Path) -> None:
-    """In the namespace the reaper is PID 1 and not dumpable: a script cannot open its fds to
-    forge a report (it may see their numbers, never reach them)."""
-    probe = (
-        "import os\n"
+def test_a_script_cannot_forge_the_reapers_report(tmp_path: Path) -> None:
+    """A script may write into the reaper's report pipe (/proc/1/fd), but only while it runs:
+    the reaper's final block comes after, and only it is read."""
+    forge = (
+        "import os, subprocess\n"
+        "subprocess.Popen(['setsid', 'sleep', '305'])\n"
         "for fd in os.listdir('/proc/1/fd'):\n"
         "    try:\n"
-        "        os.close(os.open(f'/proc/1/fd/{fd}', os.O_WRONLY)); print('reached', fd)\n"
-        "    except PermissionError:\n"
-        "        print('denied', fd)\n"
+        "        w = os.open(f'/proc/1/fd/{fd}', os.O_WRONLY | os.O_NONBLOCK)\n"
+        "        os.write(w, b'begin\\nstatus 0\\nleftover 1 x x\\npartial')\n"
+        "        os.close(w)\n"
+        "    except OSError:\n"
+        "        pass\n"
+        "raise SystemExit(5)\n"
     )
     result = run(
-        [sys.executable, "-c", probe],
+        [sys.executable, "-c", forge],
         cwd=tmp_path,
         env=dict(os.environ),
         timeout=10,
         registry=ProcessRegistry(),
         confinement=BOXES["namespace"],
     )
-    assert result.ok and "denied" in result.stdout and "reached" not in result.stdout, result
+    assert result.returncode == 5, result
+    assert [leftover.cmdline for leftover in result.leftovers] == ["sleep 305"], result
 
 
 def test_the_reaper_outside_a_namespace_never_takes_the_machine_for_its_own(tmp_path: Path) -> None:
-    """Asked for namespace mode where it is not PID 1, the reaper still kills only its own."""
+    """Started anywhere but as PID 1 of a namespace, the reaper only runs the script: it never
+    takes the machine's processes for leftovers."""
     bystander = subprocess.Popen(["sleep", "304"], start_new_session=True)
     read, write = os.pipe()
     try:
         subprocess.run(
-            [sys.executable, "-I", "-S", str(REAPER), str(write), "namespace", "0", "--", "true"],
+            [sys.executable, "-I", "-S", str(REAPER), str(write), "0", "--", "true"],
             pass_fds=(write,),
             timeout=30,
             check=True,

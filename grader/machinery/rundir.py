@@ -122,6 +122,13 @@ class RunDir:
                 f"다른 채점기가 이미 {shown(self.lab_root)} 을(를) 채점하고 있습니다. 그 채점이 끝난 뒤"
                 " 다시 실행하세요(이 실행은 아무것도 바꾸지 않았습니다)."
             )
+        try:
+            return self._recover_and_make()
+        except BaseException:
+            self._unlock()
+            raise
+
+    def _recover_and_make(self) -> list[str]:
         notes: list[str] = []
         killed = sweep(f"{self.key}.") + sweep_orphans()
         if killed:
@@ -165,7 +172,10 @@ class RunDir:
             with contextlib.suppress(OSError):
                 self.base.rmdir()
                 self.base.parent.rmdir()  # the state dir itself when no other lab root uses it
+        self._unlock()
+        return left
+
+    def _unlock(self) -> None:
         for fd in self._locks:
             os.close(fd)
         self._locks.clear()
-        return left

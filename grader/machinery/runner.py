@@ -1,10 +1,12 @@
 """Run untrusted student scripts: a timeout, bounded output, and nothing left running.
 
-Every script starts behind the reaper (reaper.py), inside a namespace when the sandbox has
-one (sandbox.py): whatever the script leaves running when it ends is named in its RunResult
-and killed. Every process also carries a marker in its environment (MARKER), so the grader
-finds its scripts' processes in /proc whatever they did to their session and parents: at the
-end of each script on the host, at the end of the run, and after a grader was killed.
+Whatever a script leaves running when it ends is named in its RunResult and killed:
+- namespace mode (sandbox.py): the script's namespace begins with the reaper (reaper.py),
+  which names and kills every other process of it and reports on a pipe;
+- host mode: every process carries a marker in its environment (MARKER), inherited however it
+  daemonises; the runner looks for the script's marker in /proc when the script ends.
+The marker is set in both modes, so the grader also finds its scripts' processes at the end of
+the run and after a grader was killed (rundir.py).
 """
 
 from __future__ import annotations
@@ -22,11 +24,12 @@ from pathlib import Path
 from typing import IO
 
 from grader.machinery import proctable
-from grader.machinery.sandbox import NONE, Confinement, Sandbox
+from grader.machinery.sandbox import LEFTOVER_GRACE, NONE, Confinement, Sandbox
 from grader.machinery.textfile import output_text
 
 OUTPUT_LIMIT = 64 * 1024  # bytes kept of each stream (the tail)
 REPORT_LIMIT = 256 * 1024  # bytes read of the reaper's report
+MOST_LEFTOVERS = 20  # named; every one is killed
 MARKER = "LAB_GRADER_RUN"  # <lab-root key>.<grader pid>.<run number>, in every script's environment
 ON_THE_HOST = Confinement(Sandbox(NONE, "on the host"))
 
@@ -138,9 +141,14 @@ class _Report:
                     self._first_line.set()
         self._first_line.set()
 
-    def records(self, kind: str) -> list[list[str]]:
-        """The fields of every complete record of ``kind`` (see reaper.py)."""
+    def records(self, kind: str, final: bool = False) -> list[list[str]]:
+        """The fields of every complete record of ``kind`` (see reaper.py); ``final``: only
+        those of the reaper's last block, written when no script could write any more."""
         lines = bytes(self._data).decode("ascii", "replace").split("\n")[:-1]
+        if final:
+            if "begin" not in lines:
+                return []
+            lines = lines[len(lines) - lines[::-1].index("begin") :]
         return [fields[1:] for fields in map(str.split, lines) if fields and fields[0] == kind]
 
     def child(self, timeout: float = 2.0) -> int | None:
@@ -152,11 +160,11 @@ class _Report:
     def end(self) -> tuple[int | None, tuple[Leftover, ...]]:
         """(exit code as subprocess gives it, leftovers) once the reaper is gone."""
         self._thread.join(timeout=2)
-        status = [f[0] for f in self.records("status") if len(f) == 1 and f[0].lstrip("-").isdigit()]
+        status = [f[0] for f in self.records("status", final=True) if len(f) == 1 and f[0].isdigit()]
         if not status:
             return None, ()
         leftovers = []
-        for fields in self.records("leftover"):
+        for fields in self.records("leftover", final=True):
             try:
                 pid, name, cmdline = (
                     int(fields[0]),
@@ -234,7 +242,8 @@ class Process:
         self._signalled = False
         self._result: RunResult | None = None
         self._lock = threading.Lock()
-        report, report_w = os.pipe()
+        self._namespace = confinement.sandbox.namespaces
+        report, report_w = os.pipe() if self._namespace else (None, None)
         command, start_in = confinement.command(self.argv, cwd, report_w)
         try:
             self._popen = subprocess.Popen(
@@ -245,15 +254,17 @@ class Process:
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 start_new_session=True,
-                pass_fds=(report_w,),
+                pass_fds=() if report_w is None else (report_w,),
             )
         except BaseException:
-            os.close(report)
+            if report is not None:
+                os.close(report)
             raise
         finally:
-            os.close(report_w)
+            if report_w is not None:
+                os.close(report_w)
         assert self._popen.stdout is not None and self._popen.stderr is not None
-        self._report = _Report(report)
+        self._report = _Report(report) if report is not None else None
         self._stdout = _Tail(self._popen.stdout)
         self._stderr = _Tail(self._popen.stderr)
         self._timed_out = False
@@ -279,11 +290,11 @@ class Process:
         return self.kill()
 
     def _script_pid(self) -> int | None:
-        """The script's own pid on the host (the reaper's child)."""
+        """The script's own pid on the host (namespace mode: the reaper's child)."""
+        if self._report is None:
+            return self.pid if self._popen.returncode is None else None
         child = self._report.child()
-        if child is None or not self.confinement.sandbox.namespaces:
-            return child
-        for init in proctable.children(self.pid):
+        for init in proctable.children(self.pid) if child is not None else []:
             for pid in proctable.children(init):
                 if proctable.ns_pid(pid) == child:
                     return pid
@@ -292,19 +303,36 @@ class Process:
     def _kill_everything(self) -> None:
         # A pid is only used while its process is ours and not reaped: it cannot be reused.
         first = self.pid if self._popen.returncode is None else None
-        if self.confinement.sandbox.namespaces:
+        if self._namespace:
             # Killing the namespace's first process kills all of it; bwrap exits after that.
             if first is not None:
                 proctable.kill_all(proctable.children(first) or [first])
             return
-        for _ in range(50):  # on the host: the tree below the reaper and every marked process
+        for _ in range(50):  # on the host: the script's group and tree, and whatever is marked
             targets = proctable.carrying(MARKER, self.marker)
             if first is not None and self._popen.poll() is None:
+                kill_group(first)
                 targets += [first, *proctable.descendants(first)]
             if not targets:
                 return
             proctable.kill_all(targets)
             time.sleep(0.005)
+
+    def _left_on_the_host(self) -> tuple[Leftover, ...]:
+        """Host mode, the script ended: what still carries its marker (after a grace to end
+        by itself) is named and killed."""
+        found = proctable.carrying(MARKER, self.marker)
+        deadline = time.monotonic() + LEFTOVER_GRACE
+        while found and time.monotonic() < deadline:
+            time.sleep(0.02)
+            found = proctable.carrying(MARKER, self.marker)
+        named = [
+            Leftover(pid, entry.name, proctable.cmdline(pid))
+            for pid in sorted(found)[:MOST_LEFTOVERS]
+            if (entry := proctable.info(pid)) is not None
+        ]
+        sweep(self.marker)
+        return tuple(named)
 
     def kill(self) -> RunResult:
         """End the script (if still running) and everything it started; its RunResult."""
@@ -312,13 +340,13 @@ class Process:
             if self._result is not None:
                 return self._result
             ended_by_itself = self._popen.poll() is not None and not self._timed_out
-            self._kill_everything()
+            if not ended_by_itself:
+                self._kill_everything()
             self._popen.wait()
-            code, leftovers = self._report.end()
-            if not self.confinement.sandbox.namespaces:
-                stray = sweep(self.marker)  # the reaper itself was killed: its orphans
-                if stray and not leftovers:
-                    leftovers = (Leftover(0, f"{stray} process(es)", "found by their marker"),)
+            if self._report is not None:
+                code, leftovers = self._report.end()
+            else:
+                code, leftovers = self._popen.returncode, self._left_on_the_host()
             if not ended_by_itself or self._signalled:
                 leftovers = ()  # the grader ended it: what it left is not its doing
             self._result = RunResult(

@@ -11,7 +11,8 @@ Namespace mode: every script gets the machine's own tree with, on top,
 - every capability dropped except those a root student needs for their own files: never
   CAP_SYS_ADMIN (the mounts cannot be undone) nor CAP_LINUX_IMMUTABLE, and no_new_privs.
 
-Host mode runs the same reaper without a namespace (see reaper.py for what it can do there).
+Host mode starts the script itself, in a session of its own; the runner finds what it leaves
+by the marker in its environment (runner.py).
 """
 
 from __future__ import annotations
@@ -111,12 +112,12 @@ class Confinement:
                 return str(seen) + text[len(str(host)) :]
         return text
 
-    def command(self, argv: Sequence[str], cwd: Path, report_fd: int) -> tuple[list[str], Path]:
-        """The command line to start and the directory to start it in."""
-        mode = NAMESPACE if self.sandbox.namespaces else "host"
-        reaper = [sys.executable, "-I", "-S", str(REAPER), str(report_fd), mode, str(LEFTOVER_GRACE), "--"]
+    def command(self, argv: Sequence[str], cwd: Path, report_fd: int | None) -> tuple[list[str], Path]:
+        """The command line to start and the directory to start it in (namespace mode: the
+        reaper reports on ``report_fd``)."""
         if not self.sandbox.namespaces:
-            return [*reaper, *argv], cwd
+            return list(argv), cwd
+        reaper = [sys.executable, "-I", "-S", str(REAPER), str(report_fd), str(LEFTOVER_GRACE), "--"]
         bwrap = shutil.which("bwrap") or "bwrap"
         mounts: list[str] = []
         for mount in sorted(self.mounts, key=lambda m: len(m.dest.parts)):  # parents first
