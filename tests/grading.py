@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ class Graded:
     log: str
     lab_root_unchanged: bool  # the lab root's tree hash is the same after grading
     extra: dict[str, Any] = field(default_factory=dict)  # results.json's top-level extra_data
+    seconds: float = 0.0  # the grader's wall time
 
     @property
     def not_passed(self) -> set[str]:
@@ -65,6 +67,7 @@ def grade(
     ]
     # fmt: on
     before = tree_digest(lab_root)
+    started = time.monotonic()
     run = subprocess.run(
         argv,
         cwd=repo,
@@ -74,6 +77,7 @@ def grade(
         timeout=timeout,
         env=os.environ | (env or {}),
     )
+    seconds = time.monotonic() - started
     data = json.loads(results.read_bytes().decode("utf-8"))  # valid UTF-8, whatever names the tree holds
     results.unlink()
     # The results contract (Gradescope's format): one test per id, its name starting with it.
@@ -89,6 +93,7 @@ def grade(
         log=run.stdout + run.stderr,
         lab_root_unchanged=tree_digest(lab_root) == before,
         extra=data["extra_data"],
+        seconds=seconds,
     )
 
 

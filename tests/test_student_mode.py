@@ -144,6 +144,30 @@ def test_scripts_root_shows_the_scripts_their_lab_root_where_they_expect_it(
     assert refused.returncode == EXIT_REFUSED and "--scripts-root" in refused.extra["refused"]
 
 
+@pytest.mark.parametrize("mode", ["namespace", "none"])
+def test_a_big_queue_folder_costs_the_grade_next_to_nothing(
+    fixture_tree: FixtureTree, workdir: Callable[[str], Path], mode: str
+) -> None:
+    """20,000 extra files in q/done: never copied nor moved, their inodes kept; the grade takes
+    at most 3x its plain time (bench/big_tree.py measures 100,000)."""
+    base = workdir(f"big-{mode}")
+    root = base / "root"
+    walk_queue(root, fixture_tree.root)
+    state = base / "state"
+
+    def timed() -> float:
+        return grade(root, fixture_tree.root, state, lab="queue", args=("--sandbox", mode)).seconds
+
+    plain = timed()
+    done = root / "q" / "done"
+    for i in range(20_000):
+        (done / f"extra-{i:05d}.json").write_bytes(b"{}\n")
+    inodes = {p.name: p.stat().st_ino for p in done.iterdir()}
+    big = timed()
+    assert {p.name: p.stat().st_ino for p in done.iterdir()} == inodes
+    assert big <= 3 * plain, f"{big:.1f} s with 20,000 extra files, {plain:.1f} s without"
+
+
 def test_harness_fault_is_an_error_never_a_pass(
     fixture_tree: FixtureTree, workdir: Callable[[str], Path]
 ) -> None:
