@@ -18,6 +18,7 @@ import pytest
 
 from grader.catalogue import Catalogue
 from grader.machinery import proctable
+from grader.machinery.broker import stop_node
 from grader.machinery.inotify import Watcher, travel
 from grader.machinery.interrupts import Interrupts
 from grader.machinery.runner import MARKER, OUTPUT_LIMIT, Leftover, Process, ProcessRegistry, run, sweep
@@ -425,3 +426,18 @@ def test_a_leftover_fails_the_id_its_lab_names_for_the_script() -> None:
     assert "python3 /root/q/consume.py" in outcome.finding.seen and "살아 있었습니다" in outcome.finding.seen
     assert book.outcomes["M4.2"].status == "passed"
     assert book.faults == ["partner.py left sleep (pid 9: sleep 1) running (killed)"]
+
+
+def test_stopping_a_node_trusts_nothing_its_state_dir_says(tmp_path: Path) -> None:
+    """A pid file and an epmd port rewritten by a script (host mode) kill nothing else."""
+    bystander = subprocess.Popen(["sleep", "306"], start_new_session=True)
+    base = tmp_path / "broker"
+    base.mkdir()
+    (base / "node.pid").write_text(f"{bystander.pid}\n")
+    (base / "epmd.port").write_text("4369")
+    try:
+        stop_node(base)
+        assert bystander.poll() is None and not base.exists()
+    finally:
+        bystander.kill()
+        bystander.wait()

@@ -17,7 +17,6 @@ import contextlib
 import os
 import re
 import shutil
-import signal
 import socket
 import subprocess
 import threading
@@ -30,6 +29,7 @@ from typing import Any
 
 import requests
 
+from grader.machinery import proctable
 from grader.machinery.environ import environment, http_session
 from grader.machinery.treecopy import remove_tree
 
@@ -247,35 +247,19 @@ class Broker:
 
 
 # backends --------------------------------------------------------------------------------
-EPMD_PORT_FILE = "epmd.port"  # written before a private node starts: how to stop it later
-
-
-def _started_in(pid: int, base: Path) -> bool:
-    """``pid`` is a node whose command line names ``base`` (its data dir): ours to kill. (The
-    pid file lies in the state dir: never trusted alone.)"""
-    try:
-        return str(base).encode() in Path(f"/proc/{pid}/cmdline").read_bytes()
-    except OSError:
-        return False
+EPMD_PORT_FILE = "epmd.port"  # written before a private node starts: a node may run here
 
 
 def stop_node(base: Path) -> None:
-    """Kill a private node started in ``base`` and its epmd, then remove ``base``."""
-    with contextlib.suppress(OSError, ValueError):
-        pid = int((base / "node.pid").read_text().strip())
-        if _started_in(pid, base):
-            os.kill(pid, signal.SIGKILL)
-    with contextlib.suppress(OSError, ValueError):
-        port = int((base / EPMD_PORT_FILE).read_text())
-        if port == 4369:  # the default epmd (the student's node's): never ours
-            raise ValueError(port)
-        subprocess.run(
-            ["epmd", "-port", str(port), "-kill"],
-            capture_output=True,
-            timeout=10,
-            env=environment(ERL_EPMD_PORT=str(port)),
-            check=False,
-        )
+    """Kill a private node started in ``base`` (the node, its epmd and helpers: every process
+    whose environment has mq-up.sh's RABBITMQ_PID_FILE of ``base``), then remove ``base``.
+    (Nothing read from ``base`` is trusted: it lies in the state dir.)"""
+    for _ in range(20):  # the node may start a helper while being killed: look again
+        ours = proctable.carrying("RABBITMQ_PID_FILE", f"{base / 'node.pid'}")
+        if not ours:
+            break
+        proctable.kill_all(ours)
+        time.sleep(0.05)
     remove_tree(base)
 
 
