@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from grader.machinery.snapshot import tree_digest
 
 REPO = Path(__file__).resolve().parent.parent
@@ -108,6 +110,17 @@ def processes_mentioning(text: str) -> list[str]:
         if text in args and cmdline.parent.name != str(os.getpid()):
             found.append(args)
     return found
+
+
+def needs_chattr(directory: Path) -> None:
+    """Skip (saying why) where the filesystem has no inode flags (tmpfs, some overlays)."""
+    probe = directory / ".chattr-probe"
+    probe.touch()
+    works = subprocess.run(["chattr", "+i", str(probe)], capture_output=True, check=False).returncode == 0
+    subprocess.run(["chattr", "-i", str(probe)], capture_output=True, check=False)
+    probe.unlink()
+    if not works:
+        pytest.skip(f"chattr does not work on the filesystem of {directory}")
 
 
 def kill_grader(pid: int) -> None:

@@ -31,7 +31,7 @@ from grader.config import EXIT_BUSY, EXIT_REFUSED
 from grader.machinery.snapshot import tree_digest
 from grader.queue.catalogue import QUEUE
 from solutions.walkthrough import walk_queue
-from tests.grading import REPO, Graded, grade, kill_grader, processes_mentioning
+from tests.grading import REPO, Graded, grade, kill_grader, needs_chattr, processes_mentioning
 from tests.variants.variant import Variant
 
 MODES = ("namespace", "none")  # ./dev.sh installs bwrap: without it the namespace runs fail
@@ -256,6 +256,7 @@ class Immutable:
 
 def immutable(base: Path, fixtures: FixtureTree, mode: str) -> Immutable:
     """chattr +i on LAB_ROOT/q: host mode cannot put it aside and back, so it refuses."""
+    needs_chattr(base)
     root = walked(base, fixtures)
     before = tree_digest(root)
     subprocess.run(["chattr", "+i", str(root / "q")], check=True)
@@ -275,6 +276,7 @@ class LockedOut:
 
 def locked_out(base: Path, fixtures: FixtureTree, mode: str) -> LockedOut:
     """consume.py makes the lab root immutable: the restore fails loudly, the next run retries."""
+    needs_chattr(base)
     root = walked(base, fixtures)
     flag = base / "hostile"
     flag.touch()

@@ -34,6 +34,7 @@ from grader.queue.catalogue import QUEUE
 from grader.report import ResultBook, write_results
 from grader.session import Closing
 from grader.verdict import Finding
+from tests.grading import needs_chattr
 
 BOXES = {mode: Confinement(choose(mode)) for mode in ("namespace", "none")}
 
@@ -233,6 +234,7 @@ def test_a_working_copy_holds_what_scripts_read_and_nothing_that_leads_out(tmp_p
 
 
 def test_removal_never_follows_a_link_and_undoes_chattr_in_its_own_tree(tmp_path: Path) -> None:
+    needs_chattr(tmp_path)
     outside = tmp_path / "outside"
     outside.mkdir()
     (outside / "keep").write_text("x")
@@ -287,6 +289,7 @@ def test_recovery_deletes_only_what_the_journal_proves_is_a_working_copy(
 
 
 def test_host_mode_refuses_what_it_could_not_put_back_and_changes_nothing(tmp_path: Path) -> None:
+    needs_chattr(tmp_path)
     root, state = tmp_path / "root", tmp_path / "state"
     (root / "q").mkdir(parents=True)
     state.mkdir()
