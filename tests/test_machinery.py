@@ -119,6 +119,8 @@ def test_a_sweep_kills_whatever_carries_the_runs_marker(tmp_path: Path) -> None:
     registry = ProcessRegistry("sweep-test")
     env = dict(os.environ) | {MARKER: registry.marker()}
     orphan = subprocess.Popen(["sleep", "303"], env=env, start_new_session=True)
+    while proctable.cmdline(orphan.pid) != "sleep 303":  # its environment is its own once exec'd
+        time.sleep(0.01)
     assert sweep(registry.tag) == 1
     assert orphan.wait(5) == -signal.SIGKILL
 
