@@ -139,7 +139,7 @@ def grading(request: pytest.FixtureRequest) -> Iterator[Grading]:
                 chosen = chosen_sandbox(config)
                 if isinstance(chosen, str):
                     raise Refused(chosen)
-                session = Grading(c, chosen, CATALOGUE.paths, graded, interrupts)
+                session = Grading(c, chosen, CATALOGUE.paths, graded, interrupts, adopt_orphans=True)
         except GraderBusy as exc:
             _refuse(book, str(exc), EXIT_BUSY)
         except Refused as exc:

@@ -73,9 +73,12 @@ class Grading:
         protected: Sequence[str] = (),
         graded: Collection[str] = (),
         interrupts: Interrupts | None = None,
+        adopt_orphans: bool = False,
     ) -> None:
         """``protected``: every lab's directories (relative to the lab root); ``graded``: the
-        selected labs' (host mode checks first that it can put each back)."""
+        selected labs' (host mode checks first that it can put each back); ``adopt_orphans``:
+        this process is the grader and nothing else (host mode makes it the subreaper of its
+        scripts' orphans, and kills whatever of them is left at the end)."""
         self.config = config
         self.sandbox = sandbox
         self.interrupts = interrupts or Interrupts()
@@ -90,8 +93,9 @@ class Grading:
         self._cleanups: list[Callable[[], None]] = []
         self._lock = threading.Lock()
         self._closing: Closing | None = None
-        if not sandbox.namespaces:
-            proctable.become_subreaper()  # a daemon that escapes the reaper still comes back here
+        self._adopting = adopt_orphans and not sandbox.namespaces
+        if self._adopting:
+            proctable.become_subreaper()  # a daemon that escapes the marker still comes back here
         try:
             scratch = self.rundir.scratch
             if config.fixtures_dir is None:
@@ -221,7 +225,7 @@ class Grading:
             except Exception as exc:  # cleanup never hides the real failure; report it
                 closing.errors.append(f"{cleanup}: {exc}")
         self.registry.close()
-        if not self.sandbox.namespaces:  # orphans that came back to us (we are their subreaper)
+        if self._adopting:  # orphans that came back to us (we are their subreaper)
             proctable.kill_all(
                 p for p in proctable.children(os.getpid()) if (i := proctable.info(p)) and i.alive
             )
