@@ -249,7 +249,7 @@ class Process:
             self._popen = subprocess.Popen(
                 command,
                 cwd=start_in,
-                env={**env, MARKER: self.marker},
+                env={**{k: confinement.view(v) for k, v in env.items()}, MARKER: self.marker},
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,

@@ -105,8 +105,9 @@ class Confinement:
     views: tuple[tuple[Path, Path], ...] = ()  # (grader's path, the path scripts see there)
 
     def view(self, text: str) -> str:
-        """``text`` as a script sees it: a path below a working copy is shown where it is
-        mounted (LAB_ROOT/q/consume.py, not the grader's scratch path)."""
+        """``text`` (an argument, the working directory, an environment value) as a script
+        sees it: a path below a working copy is shown where it is mounted (LAB_ROOT/q/consume.py,
+        not the grader's scratch path)."""
         for host, seen in self.views:
             if text == str(host) or text.startswith(f"{host}/"):
                 return str(seen) + text[len(str(host)) :]
