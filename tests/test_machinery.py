@@ -107,7 +107,8 @@ def test_a_signal_reaches_the_script_itself(tmp_path: Path, mode: str) -> None:
         registry=ProcessRegistry(),
         confinement=BOXES[mode],
     )
-    time.sleep(0.3)
+    while not [p for p in proctable.carrying(MARKER, process.marker) if proctable.cmdline(p) == "sleep 30"]:
+        time.sleep(0.01)  # the trap is set once its sleep runs
     process.signal(signal.SIGTERM)
     result = process.wait(10)
     assert result.returncode == 7 and "got TERM" in result.stdout
