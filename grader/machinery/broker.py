@@ -114,8 +114,9 @@ class Broker:
 
     def api(self, method: str, path: str, body: Any = None) -> Any:
         """The management HTTP API (configuration, never live figures). Every call the grader
-        makes is idempotent (GET, PUT, DELETE), so a 5xx or a dropped connection is retried; a
-        404 on GET or DELETE is None (a vhost another run deleted first is gone all the same)."""
+        makes is idempotent (GET, PUT, DELETE), so a 5xx, a dropped connection or a timeout is
+        retried; a 404 on GET or DELETE is None (a vhost another run deleted first is gone all
+        the same)."""
         for pause in (*RETRY_PAUSES, None):
             try:
                 response = self._session().request(
@@ -125,7 +126,7 @@ class Broker:
                     auth=(self.user, self.password),
                     timeout=30,
                 )
-            except requests.ConnectionError:
+            except (requests.ConnectionError, requests.Timeout):  # a node too busy to answer in time
                 if pause is None:
                     raise
                 time.sleep(pause)
