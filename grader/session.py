@@ -19,7 +19,7 @@ from grader.machinery.environ import environment
 from grader.machinery.interrupts import Interrupts
 from grader.machinery.rundir import RunDir
 from grader.machinery.runner import Leftover, Process, ProcessRegistry, RunResult
-from grader.machinery.sandbox import Confinement, Mount, Sandbox
+from grader.machinery.sandbox import Confinement, Mount, Namespace, Sandbox
 from grader.machinery.scenarios import ScenarioPool
 from grader.machinery.seals import Digest, Seals, digest, tree_files
 from grader.machinery.treecopy import shown
@@ -93,6 +93,8 @@ class Grading:
         self._cleanups: list[Callable[[], None]] = []
         self._lock = threading.Lock()
         self._closing: Closing | None = None
+        self._namespace: Namespace | None = None
+        self._views: tuple[tuple[Path, Path], ...] = ()
         self._adopting = adopt_orphans and not sandbox.namespaces
         if self._adopting:
             proctable.become_subreaper()  # a daemon that escapes the marker still comes back here
@@ -104,6 +106,9 @@ class Grading:
                 self.fixtures = load(config.fixtures_dir)
             self.lab_root = config.lab_root or scratch / "root"
             self.lab_root.mkdir(exist_ok=True)
+            if config.lab_root is None:  # the walkthroughs fill them: the namespace shows copies there
+                for relative in protected:
+                    (self.lab_root / relative).mkdir(parents=True, exist_ok=True)
             self.scripts_root = config.scripts_root or self.lab_root
             if self.scripts_root != self.lab_root:
                 _check_scripts_root(self.scripts_root, sandbox)
@@ -169,14 +174,18 @@ class Grading:
         return env
 
     def confinement(self) -> Confinement:
-        """How a script starts now: what it sees where (namespace mode), behind the reaper."""
+        """Where scripts start: on the host, or in the run's namespace (made on first use)."""
         if not self.sandbox.namespaces:
             return Confinement(self.sandbox)
-        read_only = [REPO, Path(sys.prefix), self.fixtures.root, self.config.state_dir]
-        mounts = [Mount(path, path) for path in read_only]
-        mounts.append(Mount(self.rundir.scripts_scratch, self.rundir.scripts_scratch, writable=True))
-        lab_mounts, views = self.workspaces.mounts()
-        return Confinement(self.sandbox, tuple(mounts + lab_mounts), tuple(views))
+        with self._lock:
+            if self._namespace is None:
+                read_only = [REPO, Path(sys.prefix), self.fixtures.root, self.config.state_dir]
+                mounts = [Mount(path, path) for path in read_only]
+                mounts.append(Mount(self.rundir.scripts_scratch, self.rundir.scripts_scratch, writable=True))
+                lab_mounts, views = self.workspaces.mounts()
+                self._namespace = Namespace(mounts + lab_mounts)
+                self._views = tuple(views)
+            return Confinement(self.sandbox, self._namespace, self._views)
 
     def _label(self, argv: Sequence[str]) -> str:
         """The script a command runs, by name (consume.py): who answers for its leftovers."""
@@ -217,6 +226,8 @@ class Grading:
         # scenario starts after this is killed at once (the registry is closed).
         self.registry.close()
         self.pool.shutdown()
+        if self._namespace is not None:
+            self._namespace.close()
         with self._lock:
             cleanups, self._cleanups = self._cleanups, []
         for cleanup in reversed(cleanups):

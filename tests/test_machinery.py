@@ -7,11 +7,13 @@ import json
 import os
 import shutil
 import signal
+import socket
 import sqlite3
 import stat
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,7 +24,7 @@ from grader.machinery.broker import stop_node
 from grader.machinery.inotify import Watcher, travel
 from grader.machinery.interrupts import Interrupts
 from grader.machinery.runner import MARKER, OUTPUT_LIMIT, Leftover, Process, ProcessRegistry, run, sweep
-from grader.machinery.sandbox import REAPER, Confinement, Mount, choose
+from grader.machinery.sandbox import REAPER, Confinement, Mount, Namespace, choose
 from grader.machinery.seals import Seals, digest, tree_files
 from grader.machinery.snapshot import tree_digest
 from grader.machinery.sqlscript import run_sql_script, statements
@@ -36,7 +38,15 @@ from grader.session import Closing
 from grader.verdict import Finding
 from tests.grading import needs_chattr
 
-BOXES = {mode: Confinement(choose(mode)) for mode in ("namespace", "none")}
+MODES = ("namespace", "none")
+
+
+@pytest.fixture(scope="module")
+def boxes() -> Iterator[dict[str, Confinement]]:
+    """Where scripts start: a namespace of the tests' own (nothing mounted), or the host."""
+    namespace = Namespace([])
+    yield {"namespace": Confinement(choose("namespace"), namespace), "none": Confinement(choose("none"))}
+    namespace.close()
 
 
 def _alive(pid: int) -> bool:
@@ -45,8 +55,8 @@ def _alive(pid: int) -> bool:
 
 
 # runner and reaper ---------------------------------------------------------------------------
-@pytest.mark.parametrize("mode", BOXES)
-def test_timeout_kills_the_whole_group(tmp_path: Path, mode: str) -> None:
+@pytest.mark.parametrize("mode", MODES)
+def test_timeout_kills_the_whole_group(tmp_path: Path, mode: str, boxes: dict[str, Confinement]) -> None:
     script = "sleep 300 & echo $! > child.pid; echo started; echo oops >&2; sleep 300"
     result = run(
         ["bash", "-c", script],
@@ -54,7 +64,7 @@ def test_timeout_kills_the_whole_group(tmp_path: Path, mode: str) -> None:
         env=dict(os.environ),
         timeout=1,
         registry=ProcessRegistry(),
-        confinement=BOXES[mode],
+        confinement=boxes[mode],
     )
     assert result.timed_out and result.returncode is None and not result.ok
     assert result.stdout.strip() == "started" and result.tail() == "oops"
@@ -78,8 +88,10 @@ def test_output_is_bounded(tmp_path: Path) -> None:
 DAEMONISE = "(setsid sh -c 'sleep 301 & exec sleep 302' &); echo done; exit 3"
 
 
-@pytest.mark.parametrize("mode", BOXES)
-def test_a_daemon_a_script_leaves_is_named_and_killed(tmp_path: Path, mode: str) -> None:
+@pytest.mark.parametrize("mode", MODES)
+def test_a_daemon_a_script_leaves_is_named_and_killed(
+    tmp_path: Path, mode: str, boxes: dict[str, Confinement]
+) -> None:
     """fork, setsid, fork again: out of the script's session and group, still found."""
     result = run(
         ["sh", "-c", DAEMONISE],
@@ -87,7 +99,7 @@ def test_a_daemon_a_script_leaves_is_named_and_killed(tmp_path: Path, mode: str)
         env=dict(os.environ),
         timeout=10,
         registry=ProcessRegistry(),
-        confinement=BOXES[mode],
+        confinement=boxes[mode],
     )
     assert result.returncode == 3 and result.stdout.strip() == "done"
     names = sorted(leftover.cmdline for leftover in result.leftovers)
@@ -98,14 +110,14 @@ def test_a_daemon_a_script_leaves_is_named_and_killed(tmp_path: Path, mode: str)
     assert not [p for p in proctable.pids() if proctable.cmdline(p).startswith(("sleep 301", "sleep 302"))]
 
 
-@pytest.mark.parametrize("mode", BOXES)
-def test_a_signal_reaches_the_script_itself(tmp_path: Path, mode: str) -> None:
+@pytest.mark.parametrize("mode", MODES)
+def test_a_signal_reaches_the_script_itself(tmp_path: Path, mode: str, boxes: dict[str, Confinement]) -> None:
     process = Process(
         ["sh", "-c", "trap 'echo got TERM; exit 7' TERM; sleep 30 & wait"],
         cwd=tmp_path,
         env=dict(os.environ),
         registry=ProcessRegistry(),
-        confinement=BOXES[mode],
+        confinement=boxes[mode],
     )
     while not [p for p in proctable.carrying(MARKER, process.marker) if proctable.cmdline(p) == "sleep 30"]:
         time.sleep(0.01)  # the trap is set once its sleep runs
@@ -126,7 +138,7 @@ def test_a_sweep_kills_whatever_carries_the_runs_marker(tmp_path: Path) -> None:
     assert orphan.wait(5) == -signal.SIGKILL
 
 
-def test_a_script_cannot_forge_the_reapers_report(tmp_path: Path) -> None:
+def test_a_script_cannot_forge_the_reapers_report(tmp_path: Path, boxes: dict[str, Confinement]) -> None:
     """A script may write into the reaper's report pipe (/proc/1/fd), but only while it runs:
     the reaper's final block comes after, and only it is read."""
     forge = (
@@ -147,28 +159,31 @@ def test_a_script_cannot_forge_the_reapers_report(tmp_path: Path) -> None:
         env=dict(os.environ),
         timeout=10,
         registry=ProcessRegistry(),
-        confinement=BOXES["namespace"],
+        confinement=boxes["namespace"],
     )
     assert result.returncode == 5, result
     assert [leftover.cmdline for leftover in result.leftovers] == ["sleep 305"], result
 
 
-def test_the_reaper_outside_a_namespace_never_takes_the_machine_for_its_own(tmp_path: Path) -> None:
-    """Started anywhere but as PID 1 of a namespace, the reaper only runs the script: it never
-    takes the machine's processes for leftovers."""
+def test_the_reaper_outside_a_namespace_refuses_to_start(tmp_path: Path) -> None:
+    """Anywhere but as PID 1 of a namespace "every process of the namespace" would be the
+    machine's: the reaper refuses to start, and leaves every other process alone."""
     bystander = subprocess.Popen(["sleep", "304"], start_new_session=True)
-    read, write = os.pipe()
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     try:
-        subprocess.run(
-            [sys.executable, "-I", "-S", str(REAPER), str(write), "0", "--", "true"],
-            pass_fds=(write,),
+        run = subprocess.run(
+            [sys.executable, "-I", "-S", str(REAPER), str(theirs.fileno())],
+            pass_fds=(theirs.fileno(),),
+            capture_output=True,
+            text=True,
             timeout=30,
-            check=True,
+            check=False,
         )
+        assert run.returncode != 0 and "first process of a PID namespace" in run.stderr
         assert bystander.poll() is None
     finally:
-        os.close(read)
-        os.close(write)
+        ours.close()
+        theirs.close()
         bystander.kill()
         bystander.wait()
 
@@ -180,18 +195,22 @@ def test_scripts_see_the_working_copy_where_the_students_directory_is(tmp_path: 
         path.mkdir(parents=True)
     (q / "mine.txt").write_text("the student's\n")
     (work / "mine.txt").write_text("the copy\n")
-    box = Confinement(choose("namespace"), (Mount(q, work, writable=True), Mount(ours, ours)), ((work, q),))
+    namespace = Namespace([Mount(q, work, writable=True), Mount(ours, ours)])
+    box = Confinement(choose("namespace"), namespace, ((work, q),))
     script = (
         f"cat {q}/mine.txt; echo changed > {q}/mine.txt; touch {ours}/x 2>/dev/null || echo read-only; pwd"
     )
-    result = run(
-        ["sh", "-c", script],
-        cwd=work,
-        env=dict(os.environ),
-        timeout=10,
-        registry=ProcessRegistry(),
-        confinement=box,
-    )
+    try:
+        result = run(
+            ["sh", "-c", script],
+            cwd=work,
+            env=dict(os.environ),
+            timeout=10,
+            registry=ProcessRegistry(),
+            confinement=box,
+        )
+    finally:
+        namespace.close()
     assert result.stdout.split() == ["the", "copy", "read-only", str(q)], result
     assert (q / "mine.txt").read_text() == "the student's\n" and (
         work / "mine.txt"

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import IO
 
 from grader.machinery import proctable
-from grader.machinery.sandbox import LEFTOVER_GRACE, NONE, Confinement, Sandbox
+from grader.machinery.sandbox import LEFTOVER_GRACE, NONE, Confinement, Namespace, Sandbox
 from grader.machinery.textfile import output_text
 
 OUTPUT_LIMIT = 64 * 1024  # bytes kept of each stream (the tail)
@@ -124,11 +124,12 @@ def sweep(prefix: str) -> int:
 
 
 class _Report:
-    """What the reaper says on its pipe: the script's pid, then its end and its leftovers."""
+    """What a keeper says on its pipe (see reaper.py): its pid and the script's, then the end."""
 
     def __init__(self, fd: int) -> None:
         self._data = bytearray()
-        self._first_line = threading.Event()
+        self.started = threading.Event()  # the pids are known
+        self.done = threading.Event()  # the keeper is gone (reported, or killed)
         self._thread = threading.Thread(target=self._read, args=(fd,), daemon=True)
         self._thread.start()
 
@@ -137,13 +138,14 @@ class _Report:
             while chunk := stream.read(65536):
                 if len(self._data) < REPORT_LIMIT:
                     self._data += chunk
-                if b"\n" in self._data:
-                    self._first_line.set()
-        self._first_line.set()
+                if b"\nchild " in self._data:
+                    self.started.set()
+        self.started.set()
+        self.done.set()
 
     def records(self, kind: str, final: bool = False) -> list[list[str]]:
-        """The fields of every complete record of ``kind`` (see reaper.py); ``final``: only
-        those of the reaper's last block, written when no script could write any more."""
+        """The fields of every complete record of ``kind``; ``final``: only those of the
+        keeper's last block, written when none of the script's processes could write any more."""
         lines = bytes(self._data).decode("ascii", "replace").split("\n")[:-1]
         if final:
             if "begin" not in lines:
@@ -151,15 +153,15 @@ class _Report:
             lines = lines[len(lines) - lines[::-1].index("begin") :]
         return [fields[1:] for fields in map(str.split, lines) if fields and fields[0] == kind]
 
-    def child(self, timeout: float = 2.0) -> int | None:
-        """The script's pid as the reaper sees it (None before it started, or never)."""
-        self._first_line.wait(timeout)
-        found = [int(f[0]) for f in self.records("child") if len(f) == 1 and f[0].isdigit()]
+    def pid(self, kind: str, timeout: float = 2.0) -> int | None:
+        """The keeper's or the script's pid as the namespace numbers it (the first said)."""
+        self.started.wait(timeout)
+        found = [int(f[0]) for f in self.records(kind) if len(f) == 1 and f[0].isdigit()]
         return found[0] if found else None
 
     def end(self) -> tuple[int | None, tuple[Leftover, ...]]:
-        """(exit code as subprocess gives it, leftovers) once the reaper is gone."""
-        self._thread.join(timeout=2)
+        """(exit code as subprocess gives it, leftovers); None when the keeper did not finish."""
+        self.done.wait(5)
         status = [f[0] for f in self.records("status", final=True) if len(f) == 1 and f[0].isdigit()]
         if not status:
             return None, ()
@@ -182,12 +184,136 @@ class _Report:
             return None, tuple(leftovers)
 
 
+def _named(pids: list[int]) -> tuple[Leftover, ...]:
+    return tuple(
+        Leftover(pid, entry.name, proctable.cmdline(pid))
+        for pid in sorted(pids)[:MOST_LEFTOVERS]
+        if (entry := proctable.info(pid)) is not None
+    )
+
+
+class _OnHost:
+    """A script started by the grader itself; the marker finds what it leaves."""
+
+    def __init__(self, argv: Sequence[str], cwd: Path, env: dict[str, str], marker: str) -> None:
+        self.marker = marker
+        self.popen = subprocess.Popen(
+            list(argv),
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
+        assert self.popen.stdout is not None and self.popen.stderr is not None
+        self.stdout, self.stderr = self.popen.stdout, self.popen.stderr
+
+    def ended(self) -> bool:
+        return self.popen.poll() is not None
+
+    def wait(self, timeout: float) -> bool:
+        try:
+            self.popen.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return False
+        return True
+
+    def script_pid(self) -> int | None:
+        return self.popen.pid if self.popen.returncode is None else None
+
+    def kill(self) -> None:
+        for _ in range(50):  # the script's group and tree, and whatever carries its marker
+            targets = proctable.carrying(MARKER, self.marker)
+            if self.popen.poll() is None:  # not reaped: its pid is still its own
+                kill_group(self.popen.pid)
+                targets += [self.popen.pid, *proctable.descendants(self.popen.pid)]
+            if not targets:
+                return
+            proctable.kill_all(targets)
+            time.sleep(0.005)
+
+    def finish(self, ended_by_itself: bool) -> tuple[int | None, tuple[Leftover, ...]]:
+        self.popen.wait()
+        if not ended_by_itself:
+            sweep(self.marker)
+            return self.popen.returncode, ()
+        found = proctable.carrying(MARKER, self.marker)
+        deadline = time.monotonic() + LEFTOVER_GRACE  # a pipeline's last process may be exiting
+        while found and time.monotonic() < deadline:
+            time.sleep(0.02)
+            found = proctable.carrying(MARKER, self.marker)
+        named = _named(found)
+        sweep(self.marker)
+        return self.popen.returncode, named
+
+
+class _InNamespace:
+    """A script started by the keeper the run's namespace gives it (reaper.py)."""
+
+    def __init__(
+        self, namespace: Namespace, argv: list[str], cwd: str, env: dict[str, str], marker: str
+    ) -> None:
+        self.namespace, self.marker = namespace, marker
+        stdin = os.open(os.devnull, os.O_RDONLY | os.O_CLOEXEC)
+        (out, out_w), (err, err_w), (report, report_w) = os.pipe(), os.pipe(), os.pipe()
+        try:
+            namespace.launch(argv, cwd, env, [stdin, out_w, err_w, report_w])
+        except BaseException:
+            for fd in (out, err, report):
+                os.close(fd)
+            raise
+        finally:
+            for fd in (stdin, out_w, err_w, report_w):
+                os.close(fd)
+        self.stdout, self.stderr = open(out, "rb", buffering=0), open(err, "rb", buffering=0)  # noqa: SIM115
+        self.report = _Report(report)
+
+    def ended(self) -> bool:
+        return self.report.done.is_set()
+
+    def wait(self, timeout: float) -> bool:
+        return self.report.done.wait(timeout)
+
+    def _keeper(self) -> int | None:
+        """The keeper's pid on the host: a child of the namespace's first process."""
+        keeper, init = self.report.pid("keeper"), self.namespace.init_pid()
+        if keeper is None or init is None:
+            return None
+        return next((pid for pid in proctable.children(init) if proctable.ns_pid(pid) == keeper), None)
+
+    def script_pid(self) -> int | None:
+        keeper, child = self._keeper(), self.report.pid("child")
+        if keeper is None or child is None:
+            return None
+        return next((pid for pid in proctable.children(keeper) if proctable.ns_pid(pid) == child), None)
+
+    def kill(self) -> None:
+        for _ in range(50):  # the keeper, and everything of the script (it carries the marker)
+            targets = proctable.carrying(MARKER, self.marker)
+            if not self.report.done.is_set() and (keeper := self._keeper()) is not None:
+                targets.append(keeper)
+            if not targets:
+                return
+            proctable.kill_all(targets)
+            time.sleep(0.005)
+
+    def finish(self, ended_by_itself: bool) -> tuple[int | None, tuple[Leftover, ...]]:
+        code, leftovers = self.report.end()
+        if code is None:  # the keeper did not finish (killed): what the script left carries its marker
+            stray = proctable.carrying(MARKER, self.marker)
+            named = _named(stray)
+            sweep(self.marker)
+            return None, named if ended_by_itself else ()
+        return code, leftovers
+
+
 class ProcessRegistry:
     """Every script the grader started; killed at the end. ``tag`` starts every marker."""
 
     def __init__(self, tag: str = "grader") -> None:
         self.tag = f"{tag}.{os.getpid()}."
-        self._live: dict[int, Process] = {}
+        self._live: dict[str, Process] = {}
         self._lock = threading.Lock()
         self._closed = False
         self._numbers = itertools.count(1)
@@ -200,13 +326,13 @@ class ProcessRegistry:
     def add(self, process: Process) -> None:
         with self._lock:
             closed = self._closed
-            self._live[process.pid] = process
+            self._live[process.marker] = process
         if closed:  # the run is ending: nothing new may keep running
             process.kill()
 
     def discard(self, process: Process, result: RunResult) -> None:
         with self._lock:
-            self._live.pop(process.pid, None)
+            self._live.pop(process.marker, None)
             self.leftovers += [(process.label, leftover) for leftover in result.leftovers]
 
     def close(self) -> int:
@@ -221,7 +347,7 @@ class ProcessRegistry:
 
 
 class Process:
-    """A started script behind the reaper; ``wait`` or ``kill`` always ends all it started."""
+    """A started script; ``wait`` or ``kill`` always ends everything it started."""
 
     def __init__(
         self,
@@ -235,125 +361,58 @@ class Process:
     ) -> None:
         self.argv = tuple(argv)
         self.label = label or Path(self.argv[-1] if len(self.argv) > 1 else self.argv[0]).name
-        self.confinement = confinement
         self.marker = registry.marker()
         self._registry = registry
         self._started = time.monotonic()
         self._signalled = False
+        self._timed_out = False
         self._result: RunResult | None = None
         self._lock = threading.Lock()
-        self._namespace = confinement.sandbox.namespaces
-        report, report_w = os.pipe() if self._namespace else (None, None)
-        command, start_in = confinement.command(self.argv, cwd, report_w)
-        try:
-            self._popen = subprocess.Popen(
-                command,
-                cwd=start_in,
-                env={**{k: confinement.view(v) for k, v in env.items()}, MARKER: self.marker},
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                start_new_session=True,
-                pass_fds=() if report_w is None else (report_w,),
+        view = confinement.view
+        shown_env = {**{k: view(v) for k, v in env.items()}, MARKER: self.marker}
+        if confinement.namespace is not None:
+            argv_seen = [view(a) for a in self.argv]
+            self._run: _OnHost | _InNamespace = _InNamespace(
+                confinement.namespace, argv_seen, view(str(cwd)), shown_env, self.marker
             )
-        except BaseException:
-            if report is not None:
-                os.close(report)
-            raise
-        finally:
-            if report_w is not None:
-                os.close(report_w)
-        assert self._popen.stdout is not None and self._popen.stderr is not None
-        self._report = _Report(report) if report is not None else None
-        self._stdout = _Tail(self._popen.stdout)
-        self._stderr = _Tail(self._popen.stderr)
-        self._timed_out = False
+        else:
+            self._run = _OnHost(self.argv, cwd, shown_env, self.marker)
+        self._stdout = _Tail(self._run.stdout)
+        self._stderr = _Tail(self._run.stderr)
         registry.add(self)
 
     @property
     def pid(self) -> int:
-        """The pid of the first process started (bwrap, or the reaper)."""
-        return self._popen.pid
+        """The script's own pid on the host (also its session's id); -1 once it is gone."""
+        pid = self._run.script_pid()
+        return -1 if pid is None else pid
 
     def stdout_so_far(self) -> str:
         return self._stdout.so_far()
 
     def running(self) -> bool:
-        return self._popen.poll() is None
+        return not self._run.ended()
 
     def wait(self, timeout: float) -> RunResult:
         """Wait up to ``timeout`` s for the script; then kill it. What it left is killed too."""
-        try:
-            self._popen.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
+        if not self._run.wait(timeout):
             self._timed_out = True
         return self.kill()
-
-    def _script_pid(self) -> int | None:
-        """The script's own pid on the host (namespace mode: the reaper's child)."""
-        if self._report is None:
-            return self.pid if self._popen.returncode is None else None
-        child = self._report.child()
-        for init in proctable.children(self.pid) if child is not None else []:
-            for pid in proctable.children(init):
-                if proctable.ns_pid(pid) == child:
-                    return pid
-        return None
-
-    def _kill_everything(self) -> None:
-        # A pid is only used while its process is ours and not reaped: it cannot be reused.
-        first = self.pid if self._popen.returncode is None else None
-        if self._namespace:
-            # Killing the namespace's first process kills all of it; bwrap exits after that.
-            if first is not None:
-                proctable.kill_all(proctable.children(first) or [first])
-            return
-        for _ in range(50):  # on the host: the script's group and tree, and whatever is marked
-            targets = proctable.carrying(MARKER, self.marker)
-            if first is not None and self._popen.poll() is None:
-                kill_group(first)
-                targets += [first, *proctable.descendants(first)]
-            if not targets:
-                return
-            proctable.kill_all(targets)
-            time.sleep(0.005)
-
-    def _left_on_the_host(self) -> tuple[Leftover, ...]:
-        """Host mode, the script ended: what still carries its marker (after a grace to end
-        by itself) is named and killed."""
-        found = proctable.carrying(MARKER, self.marker)
-        deadline = time.monotonic() + LEFTOVER_GRACE
-        while found and time.monotonic() < deadline:
-            time.sleep(0.02)
-            found = proctable.carrying(MARKER, self.marker)
-        named = [
-            Leftover(pid, entry.name, proctable.cmdline(pid))
-            for pid in sorted(found)[:MOST_LEFTOVERS]
-            if (entry := proctable.info(pid)) is not None
-        ]
-        sweep(self.marker)
-        return tuple(named)
 
     def kill(self) -> RunResult:
         """End the script (if still running) and everything it started; its RunResult."""
         with self._lock:
             if self._result is not None:
                 return self._result
-            ended_by_itself = self._popen.poll() is not None and not self._timed_out
+            ended_by_itself = self._run.ended() and not self._timed_out
             if not ended_by_itself:
-                self._kill_everything()
-            self._popen.wait()
-            if self._report is not None:
-                code, leftovers = self._report.end()
-            else:
-                code, leftovers = self._popen.returncode, self._left_on_the_host()
+                self._run.kill()
+            code, leftovers = self._run.finish(ended_by_itself)
             if not ended_by_itself or self._signalled:
                 leftovers = ()  # the grader ended it: what it left is not its doing
             self._result = RunResult(
                 argv=self.argv,
-                returncode=None
-                if self._timed_out
-                else (code if code is not None else self._popen.returncode),
+                returncode=None if self._timed_out else code,
                 timed_out=self._timed_out,
                 stdout=self._stdout.text(),
                 stderr=self._stderr.text(),
@@ -365,7 +424,7 @@ class Process:
 
     def signal(self, signum: int) -> None:
         """Signal the script itself (e.g. SIGKILL in the middle of its work)."""
-        pid = self._script_pid()
+        pid = self._run.script_pid()
         if pid is not None:
             self._signalled = True
             with contextlib.suppress(ProcessLookupError):

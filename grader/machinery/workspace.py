@@ -142,9 +142,9 @@ class Workspaces:
             if self.namespaces:
                 left_out: list[str] = []
                 copied = original.is_dir()
-                if copied:
-                    live.parent.mkdir(parents=True, exist_ok=True)
-                    left_out = working_copy(original, live, empty)
+                if copied:  # into the directory already mounted for the scripts (``mounts``)
+                    live.mkdir(parents=True, exist_ok=True)
+                    left_out = working_copy(original, live, empty, exists=True)
                 workspace = Workspace(relative, live, original, view, copied)
             elif not os.path.lexists(original):
                 workspace, left_out = Workspace(relative, live, original, view, False), []
@@ -179,28 +179,25 @@ class Workspaces:
         return left_out
 
     def mounts(self) -> tuple[list[Mount], list[tuple[Path, Path]]]:
-        """Namespace mode: what the scripts see at each graded directory, and how paths below a
-        working copy read for them."""
-        mounts: list[Mount] = []
-        views: list[tuple[Path, Path]] = []
+        """Namespace mode: what the scripts see at each graded directory (the working copy's
+        directory, made now and filled by ``open``), and how paths below a working copy read
+        for them. A student's directory that is a link is mounted over where it leads (bwrap
+        would resolve an absolute link against its own new root), so the link shows the copy.
+        One that does not exist is not mounted over (that would create it)."""
         moved = self.scripts_root != self.lab_root
-        if moved:
-            mounts.append(Mount(self.scripts_root, None))
-        with self._lock:
-            opened = dict(self._open)
+        mounts = [Mount(self.scripts_root, None)] if moved else []
+        views: list[tuple[Path, Path]] = []
         for relative in self.protected:
-            workspace = opened.get(relative)
-            # A student's directory that is a link: mounted where it leads (bwrap would resolve
-            # an absolute link against its own new root), so the link itself shows the copy.
-            where = (
-                workspace.view if moved and workspace else Path(os.path.realpath(self.lab_root / relative))
-            )
-            if workspace is not None and workspace.copied:
-                mounts.append(Mount(where, workspace.live, writable=True))
-                views.append((workspace.live, workspace.view))
-            elif not moved and where.is_dir():
-                # Not graded (yet): scripts may read it, never change it.
-                mounts.append(Mount(where, where))
+            live, view = self.live(relative), self.scripts_root / relative
+            if moved:
+                where = view
+            elif (self.lab_root / relative).is_dir():
+                where = Path(os.path.realpath(self.lab_root / relative))
+            else:
+                continue
+            live.mkdir(parents=True, exist_ok=True)
+            mounts.append(Mount(where, live, writable=True))
+            views.append((live, view))
         return mounts, views
 
     def close(self) -> tuple[list[str], list[str]]:
