@@ -300,12 +300,13 @@ class _InNamespace:
 
     def finish(self, ended_by_itself: bool) -> tuple[int | None, tuple[Leftover, ...]]:
         code, leftovers = self.report.end()
-        if code is None:  # the keeper did not finish (killed): what the script left carries its marker
-            stray = proctable.carrying(MARKER, self.marker)
-            named = _named(stray)
-            sweep(self.marker)
-            return None, named if ended_by_itself else ()
-        return code, leftovers
+        if code is not None:
+            return code, leftovers
+        # The keeper did not finish: the grader killed it (SIGKILL, as on the host), or the
+        # script did. What the script left carries its marker.
+        stray = _named(proctable.carrying(MARKER, self.marker))
+        sweep(self.marker)
+        return (None, stray) if ended_by_itself else (-signal.SIGKILL, ())
 
 
 class ProcessRegistry:
