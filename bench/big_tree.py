@@ -18,11 +18,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from fixtures.tree import build
-from grader.machinery.snapshot import tree_digest
-from solutions.walkthrough import walk_queue
-
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))  # solutions/ is not an installed package
+
+from fixtures.tree import build  # noqa: E402
+from grader.machinery.snapshot import tree_digest  # noqa: E402
+from solutions.walkthrough import walk_queue  # noqa: E402
 
 
 def wall_time(root: Path, fixtures: Path, state: Path, sandbox: str) -> float:

@@ -46,8 +46,8 @@ def grade(broker_args: list[str], env: dict[str, str], state: Path, extra: list[
     seconds = time.monotonic() - started
     data = json.loads(results.read_text())
     verdicts = {t["number"]: t["extra_data"]["outcome"] for t in data["tests"]}
-    errors = [
-        t["number"] + ": " + t["output"][-300:]
+    errors = [  # what was seen, not the script's output tail
+        t["number"] + ": " + " ".join(t["output"].split())[:400]
         for t in data["tests"]
         if t["extra_data"]["outcome"] != "passed"
     ]
