@@ -8,6 +8,8 @@
 #   ./dev.sh types      mypy --strict
 #   ./dev.sh selftest   the grader's self-tests (pytest tests)
 #   ./dev.sh bench      the wall time of `pytest grader` (both labs, and each lab alone)
+#   ./dev.sh bench load       solo vs 8 graders at once on one broker (bench/load.py)
+#   ./dev.sh bench big_tree   a queue grade plain vs 100,000 extra files in q/done
 #   ./dev.sh mutants [FILE...]  mutation score of the reference solutions (a benchmark, about
 #                       half an hour on 2 cores; see bench/mutation/__main__.py)
 #   ./dev.sh class-bench  grade a generated class of 24 with --jobs 1 and the default
@@ -105,7 +107,10 @@ case "${1:-}" in
     bench)
         system_packages
         virtualenv ""
-        exec .venv/bin/python bench/grade_time.py "${@:2}"
+        case "${2:-}" in
+            load | big_tree) exec .venv/bin/python "bench/$2.py" "${@:3}" ;;
+            *) exec .venv/bin/python bench/grade_time.py "${@:2}" ;;
+        esac
         ;;
     mutants)
         system_packages

@@ -8,7 +8,7 @@ labs' language.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
@@ -32,6 +32,8 @@ class Lab:
     steps: dict[int, str]  # step number -> its Korean title, as the lab text names it
     paths: tuple[str, ...]  # what the lab grades, relative to the lab root ("q")
     requirements: tuple[Requirement, ...]
+    # script -> the id that judges how it ends: a process it leaves running fails that id
+    leftover_judges: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def declare(
@@ -44,6 +46,7 @@ class Lab:
         paths: tuple[str, ...],
         requirements: Iterable[tuple[str, str, str]],
         points: dict[str, float] | None = None,
+        leftover_judges: dict[str, str] | None = None,
     ) -> Lab:
         """A lab from (id, title, hint) rows; ``points`` gives ids other than 1 point."""
         reqs = tuple(
@@ -53,7 +56,10 @@ class Lab:
         unknown = {r.step for r in reqs} - steps.keys()
         if unknown:
             raise ValueError(f"lab {name}: requirements of undeclared steps {sorted(unknown)}")
-        return cls(name, heading, original_title, steps, paths, reqs)
+        judges = dict(leftover_judges or {})
+        if strange := set(judges.values()) - {r.id for r in reqs}:
+            raise ValueError(f"lab {name}: leftover judges name unknown ids {sorted(strange)}")
+        return cls(name, heading, original_title, steps, paths, reqs, judges)
 
 
 class Catalogue:
@@ -91,3 +97,14 @@ class Catalogue:
 
     def requirements(self, lab: str) -> list[Requirement]:
         return list(self.labs[lab].requirements)
+
+    @property
+    def paths(self) -> tuple[str, ...]:
+        """Every lab's directories, relative to the lab root."""
+        return tuple(path for lab in self.labs.values() for path in lab.paths)
+
+    def leftover_judge(self, script: str) -> str | None:
+        """The id a process left running by ``script`` fails (None: not a lab's script)."""
+        return next(
+            (lab.leftover_judges[script] for lab in self.labs.values() if script in lab.leftover_judges), None
+        )

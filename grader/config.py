@@ -10,6 +10,10 @@ import pytest
 
 DEFAULT_STUDENT_FIXTURES = Path("/opt/lab/fixtures")
 DEFAULT_STATE_DIR = Path("/var/tmp/lab-grader")
+SANDBOXES = ("auto", "namespace", "none")
+# Exit codes of a run that graded nothing, besides pytest's own (0-5).
+EXIT_BUSY = 75  # another grader has this lab root: try again when it is done (EX_TEMPFAIL)
+EXIT_REFUSED = 77  # grading could not promise to put everything back, or was asked the impossible
 
 
 @dataclass(frozen=True)
@@ -25,6 +29,8 @@ class GraderConfig:
     management_url: str | None
     seed: int
     workers: int
+    sandbox: str = "auto"  # auto | namespace | none
+    scripts_root: Path | None = None  # the lab root as the scripts see it (None: lab_root)
 
     @property
     def student_mode(self) -> bool:
@@ -54,6 +60,8 @@ class GraderConfig:
             management_url=config.getoption("management_url"),
             seed=random.SystemRandom().randrange(1 << 31) if seed is None else seed,
             workers=config.getoption("grader_workers"),
+            sandbox=config.getoption("sandbox"),
+            scripts_root=path("scripts_root"),
         )
 
 
@@ -89,6 +97,19 @@ def add_options(parser: pytest.Parser, labs: tuple[str, ...]) -> None:
         "on this machine (live figures; ERL_EPMD_PORT from the environment)",
     )
     group.addoption("--grader-seed", type=int, help="seed of the randomised fixtures")
+    group.addoption(
+        "--sandbox",
+        default="auto",
+        choices=SANDBOXES,
+        help="where student scripts run: namespace (bwrap: a private mount and PID namespace), "
+        "none (on the host, the student's directories renamed aside), auto (namespace when it "
+        "works here; default)",
+    )
+    group.addoption(
+        "--scripts-root",
+        help="the lab root as the student's scripts see it (default: --lab-root); another path "
+        "needs the namespace sandbox: the working copies are mounted at PATH/q and PATH/eaimw/mq",
+    )
     group.addoption(
         "--grader-workers", type=int, default=16, help="scenarios run at once (default 16; they mostly wait)"
     )

@@ -4,42 +4,46 @@
 - the labs (each lab package declares its facts and scenarios) and one Catalogue of them;
 - the grading session and each lab brought up before the first check, so that every selected
   lab's scenarios run concurrently (the broker first);
-- requirement bookkeeping: an outcome is "not run" until its check ran and passed;
-- the Korean scoreboard and results.json, written in every case.
+- the lifecycle: one grader per lab root, signals that stop the checks but never the teardown,
+  the sandbox chosen once and named in the header;
+- requirement bookkeeping: an outcome is "not run" until its check ran and passed; a process a
+  script left running fails the id its lab names for that script;
+- the Korean scoreboard and results.json, written in every case, after every script is dead.
 """
 
 from __future__ import annotations
 
-import signal
 import time
 from collections.abc import Generator, Iterable, Iterator
-from types import FrameType
 
 import pytest
 
-from grader.config import GraderConfig, add_options
+from grader.config import EXIT_BUSY, EXIT_REFUSED, GraderConfig, add_options
 from grader.labs import CATALOGUE, LAB_NAMES
+from grader.machinery import sandbox
+from grader.machinery.interrupts import Interrupts
+from grader.machinery.rundir import GraderBusy
+from grader.machinery.runner import Leftover
+from grader.machinery.workspace import Refused
 from grader.mq import scenarios as mq_scenarios
 from grader.mq.lab import MqLab
 from grader.queue import scenarios as queue_scenarios
 from grader.queue.lab import QueueLab
-from grader.report import ResultBook, scoreboard, write_results
-from grader.session import Grading
-from grader.verdict import Check, Missing, StudentFailure
+from grader.report import ResultBook, printable, scoreboard, write_results
+from grader.session import Closing, Grading
+from grader.verdict import Check, Finding, Missing, StudentFailure
 from solutions import walkthrough
 
 CONFIG = pytest.StashKey[GraderConfig]()
 BOOK = pytest.StashKey[ResultBook]()
 STARTED = pytest.StashKey[float]()
 REQ = pytest.StashKey[str]()
+INTERRUPTS = pytest.StashKey[Interrupts]()
+SANDBOX = pytest.StashKey["sandbox.Sandbox | str"]()  # the one chosen, or why none can be had
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     add_options(parser, labs=LAB_NAMES)
-
-
-def _terminate(signum: int, frame: FrameType | None) -> None:
-    raise KeyboardInterrupt(f"signal {signum}")  # so teardown restores the student's files
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -49,8 +53,18 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[CONFIG] = GraderConfig.from_pytest(config, labs=LAB_NAMES)
     config.stash[BOOK] = ResultBook(CATALOGUE)
     config.stash[STARTED] = time.monotonic()
-    signal.signal(signal.SIGTERM, _terminate)
-    signal.signal(signal.SIGHUP, _terminate)
+    config.stash[INTERRUPTS] = Interrupts()
+    config.stash[INTERRUPTS].install()  # so teardown restores the student's files
+
+
+def chosen_sandbox(config: pytest.Config) -> sandbox.Sandbox | str:
+    """The sandbox of this run, probed once (or why the one asked for cannot be had)."""
+    if SANDBOX not in config.stash:
+        try:
+            config.stash[SANDBOX] = sandbox.choose(config.stash[CONFIG].sandbox)
+        except sandbox.SandboxUnavailable as exc:
+            config.stash[SANDBOX] = str(exc)
+    return config.stash[SANDBOX]
 
 
 def requirement_of(item: pytest.Item) -> str | None:
@@ -97,20 +111,71 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     c = config.stash[CONFIG]
     root = str(c.lab_root) if c.lab_root else "(reference walkthrough in a scratch tree)"
     fixtures = str(c.fixtures_dir) if c.fixtures_dir else "(built fresh)"
+    chosen = chosen_sandbox(config)
+    box = chosen.header() if isinstance(chosen, sandbox.Sandbox) else f"sandbox=unavailable ({chosen})"
+    scripts = f" scripts-root={c.scripts_root}" if c.scripts_root else ""
     return [
-        f"grader: labs={','.join(c.labs)} lab-root={root} fixtures={fixtures} broker={c.broker} seed={c.seed}"
+        f"grader: labs={','.join(c.labs)} lab-root={root}{scripts} fixtures={fixtures} broker={c.broker} "
+        f"seed={c.seed}",
+        f"grader: {box}",
     ]
 
 
 # the grading session and the labs ------------------------------------------------------------
 @pytest.fixture(scope="session")
 def grading(request: pytest.FixtureRequest) -> Iterator[Grading]:
-    session = Grading(request.config.stash[CONFIG])
-    request.config.stash[BOOK].notes += session.recovered
+    config = request.config
+    c, book, interrupts = config.stash[CONFIG], config.stash[BOOK], config.stash[INTERRUPTS]
+    graded = [path for lab in c.labs for path in CATALOGUE.labs[lab].paths]
+    session: Grading | None = None
     try:
+        try:
+            with interrupts.held():  # recovery and renames are never cut halfway
+                chosen = chosen_sandbox(config)
+                if isinstance(chosen, str):
+                    raise Refused(chosen)
+                session = Grading(c, chosen, CATALOGUE.paths, graded, interrupts, adopt_orphans=True)
+        except GraderBusy as exc:
+            _refuse(book, str(exc), EXIT_BUSY)
+        except Refused as exc:
+            _refuse(book, str(exc), EXIT_REFUSED)
+        assert session is not None
+        book.notes += session.recovered
         yield session
     finally:
-        session.close()
+        if session is not None:
+            _book_closing(book, session.close())
+
+
+def _refuse(book: ResultBook, why: str, code: int) -> None:
+    """Grade nothing: one message, its own exit code, results.json saying so."""
+    book.refused = why
+    pytest.exit(f"채점하지 않았습니다: {printable(why)}", returncode=code)
+
+
+def _book_closing(book: ResultBook, closing: Closing) -> None:
+    book.notes += closing.notes
+    book.faults += closing.errors
+    book.tampered.update(closing.tampered)
+    book.not_restored += closing.not_restored
+    by_id: dict[str, list[tuple[str, Leftover]]] = {}
+    for script, leftover in closing.leftovers:
+        rid = CATALOGUE.leftover_judge(script)
+        if rid is None or rid not in book.outcomes:
+            book.faults.append(f"{script} left {leftover.describe()} running (killed)")
+        else:
+            by_id.setdefault(rid, []).append((script, leftover))
+    for rid, left in by_id.items():
+        named = "; ".join(f"{script} → {leftover.describe()}" for script, leftover in left[:3])
+        more = f" 외 {len(left) - 3}개" if len(left) > 3 else ""
+        seen = (
+            f"스크립트가 끝난 뒤에도 그것이 시작한 프로세스가 살아 있었습니다(채점기가 끝냄): {named}{more}"
+        )
+        hint = (
+            "스크립트가 띄운 프로세스(& 백그라운드, fork, setsid, 데몬)는 스크립트가 끝나기 전에 모두"
+            " 끝내세요(wait, join). 남겨 두면 채점이 끝난 뒤에도 큐를 건드립니다."
+        )
+        book.failed_also(rid, Finding(CATALOGUE[rid], seen, hint))
 
 
 def _wanted(session: pytest.Session) -> Iterable[str]:
@@ -190,33 +255,53 @@ def pytest_runtest_makereport(
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     book = terminalreporter.config.stash[BOOK]
-    if not book.outcomes:
+    if not book.outcomes and book.refused is None:
         return
     terminalreporter.section("채점 결과 (grader scoreboard)", sep="=", bold=True)
     for line in scoreboard(book, _where(terminalreporter.config.stash[CONFIG])):
-        terminalreporter.write_line(line)
+        terminalreporter.write_line(printable(line))
 
 
 def _where(c: GraderConfig) -> str:
     return f"lab root: {c.lab_root}" if c.lab_root else "참조 답안(reference) 채점"
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    if nextitem is None:  # the session's teardown follows: no signal may cut it short
+        item.config.stash[INTERRUPTS].finishing()
+
+
 @pytest.hookimpl(trylast=True)
-def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """Write results.json (always, when asked) and fail the run unless every id passed."""
-    config = session.config
-    book = config.stash[BOOK]
-    grader_config = config.stash[CONFIG]
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """The session's teardown is over (every script dead, the student's files back): close the
+    books before the scoreboard is printed, and fail the run unless every id passed."""
+    _close_books(session)
+
+
+def _close_books(session: pytest.Session) -> None:
+    book = session.config.stash[BOOK]
     book.close("실행되지 않음(채점이 중단됨)")
-    if not book.outcomes and exitstatus not in (0, pytest.ExitCode.NO_TESTS_COLLECTED):
-        book.faults.append(f"채점 항목을 모으지 못했습니다(pytest exit {int(exitstatus)})")
-    if grader_config.results_json is not None:
-        write_results(
-            book,
-            grader_config.results_json,
-            time.monotonic() - config.stash[STARTED],
-            _where(grader_config),
-            {"seed": grader_config.seed},
-        )
-    if book.outcomes and not book.all_passed and session.exitstatus == 0:
+    if book.refused is None and not book.outcomes and session.exitstatus not in (0, 5):
+        book.faults.append(f"채점 항목을 모으지 못했습니다(pytest exit {int(session.exitstatus)})")
+    if (book.outcomes or book.refused) and not book.all_passed and session.exitstatus == 0:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_unconfigure(config: pytest.Config) -> Generator[None, None, None]:
+    """results.json, when asked: last of all, whatever happened before (a teardown that raised
+    skips later sessionfinish hooks, never this)."""
+    if INTERRUPTS in config.stash:
+        config.stash[INTERRUPTS].finishing()
+    try:
+        yield
+    finally:
+        grader_config = config.stash.get(CONFIG, None)
+        if grader_config is not None and grader_config.results_json is not None:
+            book = config.stash[BOOK]
+            book.close("실행되지 않음(채점이 중단됨)")
+            seconds = time.monotonic() - config.stash[STARTED]
+            write_results(
+                book, grader_config.results_json, seconds, _where(grader_config), {"seed": grader_config.seed}
+            )

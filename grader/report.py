@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +51,9 @@ class ResultBook:
     outcomes: dict[str, Outcome] = field(default_factory=dict)
     faults: list[str] = field(default_factory=list)  # harness faults outside any requirement
     notes: list[str] = field(default_factory=list)  # what this run repaired before grading
+    refused: str | None = None  # graded nothing: why (another grader, a directory it cannot put back)
+    tampered: dict[str, list[str]] = field(default_factory=dict)  # what a script changed that it must not
+    not_restored: list[str] = field(default_factory=list)  # a student's directory not back: where it is
 
     def expect(self, rid: str) -> None:
         self.outcomes.setdefault(rid, Outcome(self.catalogue[rid]))
@@ -65,6 +68,15 @@ class ResultBook:
 
     def error(self, rid: str, text: str) -> None:
         self._worse(rid, ERROR, None, text)
+
+    def failed_also(self, rid: str, finding: Finding) -> None:
+        """A FAIL found after the check ran (a process its script left running): it fails a
+        passed id, and is added to the finding of a failed one."""
+        outcome = self.outcomes[rid]
+        if outcome.status == FAILED and outcome.finding is not None:
+            outcome.finding = replace(outcome.finding, seen=f"{outcome.finding.seen}\n또한: {finding.seen}")
+        else:
+            self._worse(rid, FAILED, finding, "")
 
     def _worse(self, rid: str, status: str, finding: Finding | None, error: str) -> None:
         outcome = self.outcomes[rid]
@@ -82,10 +94,16 @@ class ResultBook:
         return sorted(self.outcomes.values(), key=lambda o: self.catalogue.order(o.requirement.id))
 
     @property
+    def gradable(self) -> bool:
+        """The outcomes are a grade: nothing refused, tampered with or left unrestored."""
+        return self.refused is None and not self.tampered and not self.not_restored
+
+    @property
     def all_passed(self) -> bool:
         return (
             bool(self.outcomes)
             and not self.faults
+            and self.gradable
             and all(o.status == PASSED for o in self.outcomes.values())
         )
 
@@ -108,7 +126,9 @@ def _blocked_groups(outcomes: Iterable[Outcome]) -> dict[str, list[str]]:
 def scoreboard(book: ResultBook, header: str) -> list[str]:
     """Lines of the Korean scoreboard: per lab, per step, each failure explained once."""
     lines = [header]
-    lines += [f"grader: {note} (중단된 이전 채점의 흔적을 되돌렸습니다)" for note in book.notes]
+    if book.refused is not None:
+        return [*lines, f"! 채점하지 않았습니다: {book.refused}"]
+    lines += [f"grader: {note}" for note in book.notes]
     outcomes = book.ordered()
     for lab in book.catalogue.labs.values():
         mine = [o for o in outcomes if o.requirement.lab == lab.name]
@@ -135,6 +155,15 @@ def scoreboard(book: ResultBook, header: str) -> list[str]:
             )
     for fault in book.faults:
         lines += ["", f"! 채점기 오류(학생 잘못이 아님): {fault}"]
+    for seal, changed in book.tampered.items():
+        lines += [
+            "",
+            f"! 채점 중에 스크립트가 {seal} 을(를) 바꾸었습니다: {', '.join(changed[:5])}"
+            + (f" 외 {len(changed) - 5}개" if len(changed) > 5 else ""),
+            "  이 결과는 성적으로 쓸 수 없습니다(채점 불가). 스크립트는 자기 디렉터리 밖을 바꾸면 안 됩니다.",
+        ]
+    for problem in book.not_restored:
+        lines += ["", f"! 학생 파일을 되돌리지 못했습니다: {problem}"]
     total = len(outcomes)
     passed = sum(o.status == PASSED for o in outcomes)
     lines += ["", f"합계: {passed}/{total} 통과" + ("" if book.all_passed else " — 아직 남았습니다")]
@@ -171,9 +200,13 @@ def results(
         }
         for o in book.ordered()
     ]
-    errors = book.grader_errors
+    errors = book.grader_errors if book.refused is None else []
     notice = []
-    if errors or book.faults:
+    if book.refused is not None:
+        notice = [f"**채점하지 않았습니다**: {book.refused}", ""]
+    elif not book.gradable:
+        notice = ["**채점 불가**: 이 점수는 성적으로 쓸 수 없습니다(아래 표의 ! 줄을 보세요).", ""]
+    elif errors or book.faults:
         notice = [
             "**채점기 오류가 있어 이 점수는 확정이 아닙니다** — 학생 잘못이 아닙니다. "
             "다시 채점하거나 조교에게 알리세요. "
@@ -190,18 +223,40 @@ def results(
         "stdout_visibility": "hidden",
         "extra_data": {
             # A score means something only when every id got a verdict and nothing else failed.
-            "gradable": bool(tests) and not errors and not book.faults,
+            "gradable": bool(tests) and book.gradable and not errors and not book.faults,
             "grader_errors": [*book.faults, *(f"{rid}: {book.first_error_line(rid)}" for rid in errors)],
             "faults": book.faults,
+            "refused": book.refused,
+            "tampered": book.tampered,
+            "not_restored": book.not_restored,
             "labs": sorted({t["extra_data"]["lab"] for t in tests}),
             **(extra or {}),
         },
-        "tests": tests,
+        "tests": [] if book.refused is not None else tests,
     }
+
+
+def printable(text: str) -> str:
+    """``text`` as valid UTF-8 whatever bytes it came from: a file name that is not UTF-8
+    (held as surrogates) shows its bytes as \\xNN."""
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:  # a surrogate no decoder made
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _printable_tree(value: Any) -> Any:
+    if isinstance(value, str):
+        return printable(value)
+    if isinstance(value, dict):
+        return {printable(str(k)): _printable_tree(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_printable_tree(v) for v in value]
+    return value
 
 
 def write_results(
     book: ResultBook, path: Path, seconds: float, header: str, extra: dict[str, Any] | None = None
 ) -> None:
-    data = results(book, seconds, header, extra)
+    data = _printable_tree(results(book, seconds, header, extra))
     write_atomic(path, json.dumps(data, ensure_ascii=False, indent=2).encode())

@@ -17,6 +17,10 @@ from solutions.walkthrough import walk_queue
 from tests.queue_lab import queue_lab
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "case(name): the hostile case a test reads (test_hostile.py)")
+
+
 @pytest.fixture(scope="session")
 def fixture_tree(tmp_path_factory: pytest.TempPathFactory) -> FixtureTree:
     return build(tmp_path_factory.mktemp("fixtures"))

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from grader.machinery.snapshot import tree_digest
 
@@ -24,6 +29,8 @@ class Graded:
     outputs: dict[str, str]
     log: str
     lab_root_unchanged: bool  # the lab root's tree hash is the same after grading
+    extra: dict[str, Any] = field(default_factory=dict)  # results.json's top-level extra_data
+    seconds: float = 0.0  # the grader's wall time
 
     @property
     def not_passed(self) -> set[str]:
@@ -48,7 +55,10 @@ def grade(
     args: tuple[str, ...] = (),
     env: dict[str, str] | None = None,
     timeout: float = 600,
+    repo: Path = REPO,
 ) -> Graded:
+    """Grade ``lab_root`` with the grader of ``repo`` (a copy, for a test that lets scripts
+    write into the grader's own files), as its users do."""
     results = state_dir.parent / f"{state_dir.name}-results.json"
     # fmt: off
     argv = [
@@ -59,10 +69,18 @@ def grade(
     ]
     # fmt: on
     before = tree_digest(lab_root)
+    started = time.monotonic()
     run = subprocess.run(
-        argv, cwd=REPO, capture_output=True, text=True, timeout=timeout, env=os.environ | (env or {})
+        argv,
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        errors="backslashreplace",
+        timeout=timeout,
+        env=os.environ | (env or {}),
     )
-    data = json.loads(results.read_text())
+    seconds = time.monotonic() - started
+    data = json.loads(results.read_bytes().decode("utf-8"))  # valid UTF-8, whatever names the tree holds
     results.unlink()
     # The results contract (Gradescope's format): one test per id, its name starting with it.
     numbers = [t["number"] for t in data["tests"]]
@@ -76,7 +94,44 @@ def grade(
         outputs={t["number"]: t["output"] for t in data["tests"]},
         log=run.stdout + run.stderr,
         lab_root_unchanged=tree_digest(lab_root) == before,
+        extra=data["extra_data"],
+        seconds=seconds,
     )
+
+
+def processes_mentioning(text: str) -> list[str]:
+    """Command lines of live processes (not this one) that contain ``text``."""
+    found = []
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            args = cmdline.read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if text in args and cmdline.parent.name != str(os.getpid()):
+            found.append(args)
+    return found
+
+
+def needs_chattr(directory: Path) -> None:
+    """Skip (saying why) where the filesystem has no inode flags (tmpfs, some overlays)."""
+    probe = directory / ".chattr-probe"
+    probe.touch()
+    works = subprocess.run(["chattr", "+i", str(probe)], capture_output=True, check=False).returncode == 0
+    subprocess.run(["chattr", "-i", str(probe)], capture_output=True, check=False)
+    probe.unlink()
+    if not works:
+        pytest.skip(f"chattr does not work on the filesystem of {directory}")
+
+
+def kill_grader(pid: int) -> None:
+    """SIGKILL a grader and every helper it started (reapers, bwrap) at once, as an OOM killer
+    or `kill -9 -1` would: all frozen first, so none of them can clean up after the others."""
+    children = []
+    for task in Path(f"/proc/{pid}/task").iterdir():  # every thread's children
+        children += [int(c) for c in (task / "children").read_text().split()]
+    for signum in (signal.SIGSTOP, signal.SIGKILL):
+        for target in [pid, *children]:
+            os.kill(target, signum)
 
 
 def assert_passes_every_id(result: Graded, ids: int) -> None:

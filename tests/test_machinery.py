@@ -1,39 +1,76 @@
-"""The grader's machinery on real processes and files: runner, snapshots, SQL scripts,
-inotify observation."""
+"""The grader's machinery on real processes and files: runner and reaper, sandbox, working
+copies and their removal, seals, signals, SQL scripts, inotify observation."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import signal
+import socket
 import sqlite3
+import stat
+import subprocess
+import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
+from grader.catalogue import Catalogue
+from grader.machinery import proctable
+from grader.machinery.broker import stop_node
 from grader.machinery.inotify import Watcher, travel
-from grader.machinery.runner import OUTPUT_LIMIT, Process, ProcessRegistry, run
-from grader.machinery.snapshot import Snapshot, recover, tree_digest
+from grader.machinery.interrupts import Interrupts
+from grader.machinery.runner import MARKER, OUTPUT_LIMIT, Leftover, Process, ProcessRegistry, run, sweep
+from grader.machinery.sandbox import REAPER, Confinement, Mount, Namespace, choose
+from grader.machinery.seals import Seals, digest, tree_files
+from grader.machinery.snapshot import tree_digest
 from grader.machinery.sqlscript import run_sql_script, statements
+from grader.machinery.treecopy import remove_tree, working_copy
+from grader.machinery.workspace import Journal, Refused, Workspaces
+from grader.mq.catalogue import MQ
+from grader.plugin import CATALOGUE, _book_closing
+from grader.queue.catalogue import QUEUE
+from grader.report import ResultBook, write_results
+from grader.session import Closing
+from grader.verdict import Finding
+from tests.grading import needs_chattr
+
+MODES = ("namespace", "none")
+
+
+@pytest.fixture(scope="module")
+def boxes() -> Iterator[dict[str, Confinement]]:
+    """Where scripts start: a namespace of the tests' own (nothing mounted), or the host."""
+    namespace = Namespace([])
+    yield {"namespace": Confinement(choose("namespace"), namespace), "none": Confinement(choose("none"))}
+    namespace.close()
 
 
 def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return not Path(f"/proc/{pid}/stat").read_text().split(") ")[1].startswith("Z")
+    entry = proctable.info(pid)
+    return entry is not None and entry.alive
 
 
-def test_timeout_kills_the_whole_group(tmp_path: Path) -> None:
+# runner and reaper ---------------------------------------------------------------------------
+@pytest.mark.parametrize("mode", MODES)
+def test_timeout_kills_the_whole_group(tmp_path: Path, mode: str, boxes: dict[str, Confinement]) -> None:
     script = "sleep 300 & echo $! > child.pid; echo started; echo oops >&2; sleep 300"
     result = run(
-        ["bash", "-c", script], cwd=tmp_path, env=dict(os.environ), timeout=1, registry=ProcessRegistry()
+        ["bash", "-c", script],
+        cwd=tmp_path,
+        env=dict(os.environ),
+        timeout=1,
+        registry=ProcessRegistry(),
+        confinement=boxes[mode],
     )
     assert result.timed_out and result.returncode is None and not result.ok
     assert result.stdout.strip() == "started" and result.tail() == "oops"
     assert "강제 종료" in result.describe()
-    child = int((tmp_path / "child.pid").read_text())
-    time.sleep(0.1)
-    assert not _alive(child)
+    assert not result.leftovers  # the grader ended it: what it left is not its doing
+    assert not [p for p in proctable.carrying(MARKER, "") if "sleep 300" in proctable.cmdline(p)]
 
 
 def test_output_is_bounded(tmp_path: Path) -> None:
@@ -48,36 +85,288 @@ def test_output_is_bounded(tmp_path: Path) -> None:
     assert result.stdout.rstrip().endswith("last")
 
 
-def test_journal_kills_what_a_dead_grader_left(tmp_path: Path) -> None:
-    journal = tmp_path / "processes"
-    process = Process(["sleep", "300"], cwd=tmp_path, env=dict(os.environ), registry=ProcessRegistry(journal))
-    assert ProcessRegistry.kill_journal(journal) == 1
-    assert process.wait(5).returncode == -9
-    assert not journal.exists()
+DAEMONISE = "(setsid sh -c 'sleep 301 & exec sleep 302' &); echo done; exit 3"
 
 
-def test_snapshot_restores_byte_for_byte_even_after_a_crash(tmp_path: Path) -> None:
-    target = tmp_path / "q"
-    (target / "inbox").mkdir(parents=True)
-    (target / "inbox" / "a.json").write_text("{}")
-    (target / "run.sh").write_text("#!/bin/sh\n")
-    (target / "run.sh").chmod(0o755)
-    before = tree_digest(target)
-    Snapshot.save(target, tmp_path / "store" / "q")
-    shutil.rmtree(target / "inbox")
-    (target / "run.sh").write_text("changed")
-    (target / "new").write_text("x")
-    assert tree_digest(target) != before
-    assert recover(tmp_path / "store") == [target]  # as the next run after a SIGKILL would
-    assert tree_digest(target) == before
-    assert not any((tmp_path / "store").iterdir())
+@pytest.mark.parametrize("mode", MODES)
+def test_a_daemon_a_script_leaves_is_named_and_killed(
+    tmp_path: Path, mode: str, boxes: dict[str, Confinement]
+) -> None:
+    """fork, setsid, fork again: out of the script's session and group, still found."""
+    result = run(
+        ["sh", "-c", DAEMONISE],
+        cwd=tmp_path,
+        env=dict(os.environ),
+        timeout=10,
+        registry=ProcessRegistry(),
+        confinement=boxes[mode],
+    )
+    assert result.returncode == 3 and result.stdout.strip() == "done"
+    names = sorted(leftover.cmdline for leftover in result.leftovers)
+    assert names == ["sh -c sleep 301 & exec sleep 302", "sleep 301"] or names == [
+        "sleep 301",
+        "sleep 302",
+    ], names
+    assert not [p for p in proctable.pids() if proctable.cmdline(p).startswith(("sleep 301", "sleep 302"))]
 
 
-def test_snapshot_of_an_absent_directory_removes_what_checks_made(tmp_path: Path) -> None:
-    snapshot = Snapshot.save(tmp_path / "missing", tmp_path / "store")
-    (tmp_path / "missing" / "inbox").mkdir(parents=True)
-    snapshot.restore()
-    assert not (tmp_path / "missing").exists()
+@pytest.mark.parametrize("mode", MODES)
+def test_a_signal_reaches_the_script_itself(tmp_path: Path, mode: str, boxes: dict[str, Confinement]) -> None:
+    process = Process(
+        ["sh", "-c", "trap 'echo got TERM; exit 7' TERM; sleep 30 & wait"],
+        cwd=tmp_path,
+        env=dict(os.environ),
+        registry=ProcessRegistry(),
+        confinement=boxes[mode],
+    )
+    while not [p for p in proctable.carrying(MARKER, process.marker) if proctable.cmdline(p) == "sleep 30"]:
+        time.sleep(0.01)  # the trap is set once its sleep runs
+    process.signal(signal.SIGTERM)
+    result = process.wait(10)
+    assert result.returncode == 7 and "got TERM" in result.stdout
+    assert not result.leftovers  # signalled by the grader: its sleep is not held against it
+
+
+def test_a_sweep_kills_whatever_carries_the_runs_marker(tmp_path: Path) -> None:
+    """What a SIGKILLed grader left: found by the marker in the environment, wherever it is."""
+    registry = ProcessRegistry("sweep-test")
+    env = dict(os.environ) | {MARKER: registry.marker()}
+    orphan = subprocess.Popen(["sleep", "303"], env=env, start_new_session=True)
+    while proctable.cmdline(orphan.pid) != "sleep 303":  # its environment is its own once exec'd
+        time.sleep(0.01)
+    assert sweep(registry.tag) == 1
+    assert orphan.wait(5) == -signal.SIGKILL
+
+
+def test_a_script_cannot_forge_the_reapers_report(tmp_path: Path, boxes: dict[str, Confinement]) -> None:
+    """A script may write into the reaper's report pipe (/proc/1/fd), but only while it runs:
+    the reaper's final block comes after, and only it is read."""
+    forge = (
+        "import os, subprocess\n"
+        "subprocess.Popen(['setsid', 'sleep', '305'])\n"
+        "for fd in os.listdir('/proc/1/fd'):\n"
+        "    try:\n"
+        "        w = os.open(f'/proc/1/fd/{fd}', os.O_WRONLY | os.O_NONBLOCK)\n"
+        "        os.write(w, b'begin\\nstatus 0\\nleftover 1 x x\\npartial')\n"
+        "        os.close(w)\n"
+        "    except OSError:\n"
+        "        pass\n"
+        "raise SystemExit(5)\n"
+    )
+    result = run(
+        [sys.executable, "-c", forge],
+        cwd=tmp_path,
+        env=dict(os.environ),
+        timeout=10,
+        registry=ProcessRegistry(),
+        confinement=boxes["namespace"],
+    )
+    assert result.returncode == 5, result
+    assert [leftover.cmdline for leftover in result.leftovers] == ["sleep 305"], result
+
+
+def test_the_reaper_outside_a_namespace_refuses_to_start(tmp_path: Path) -> None:
+    """Anywhere but as PID 1 of a namespace "every process of the namespace" would be the
+    machine's: the reaper refuses to start, and leaves every other process alone."""
+    bystander = subprocess.Popen(["sleep", "304"], start_new_session=True)
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    try:
+        run = subprocess.run(
+            [sys.executable, "-I", "-S", str(REAPER), str(theirs.fileno())],
+            pass_fds=(theirs.fileno(),),
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
+        assert run.returncode != 0 and "first process of a PID namespace" in run.stderr
+        assert bystander.poll() is None
+    finally:
+        ours.close()
+        theirs.close()
+        bystander.kill()
+        bystander.wait()
+
+
+def test_scripts_see_the_working_copy_where_the_students_directory_is(tmp_path: Path) -> None:
+    """Namespace mode: the working copy mounted over LAB_ROOT/q, the grader's files read-only."""
+    q, work, ours = tmp_path / "root" / "q", tmp_path / "work" / "q", tmp_path / "grader"
+    for path in (q, work, ours):
+        path.mkdir(parents=True)
+    (q / "mine.txt").write_text("the student's\n")
+    (work / "mine.txt").write_text("the copy\n")
+    namespace = Namespace([Mount(q, work, writable=True), Mount(ours, ours)])
+    box = Confinement(choose("namespace"), namespace, ((work, q),))
+    script = (
+        f"cat {q}/mine.txt; echo changed > {q}/mine.txt; touch {ours}/x 2>/dev/null || echo read-only; pwd"
+    )
+    try:
+        result = run(
+            ["sh", "-c", script],
+            cwd=work,
+            env=dict(os.environ),
+            timeout=10,
+            registry=ProcessRegistry(),
+            confinement=box,
+        )
+    finally:
+        namespace.close()
+    assert result.stdout.split() == ["the", "copy", "read-only", str(q)], result
+    assert (q / "mine.txt").read_text() == "the student's\n" and (
+        work / "mine.txt"
+    ).read_text() == "changed\n"
+    assert not (ours / "x").exists()
+
+
+# working copies ------------------------------------------------------------------------------------
+def _odd_tree(q: Path, outside: Path) -> None:
+    (q / "done").mkdir(parents=True)
+    for i in range(50):
+        (q / "done" / f"{i}.json").write_text("{}")
+    (q / "lib").mkdir()
+    (q / "lib" / "helper.py").write_text("X = 1\n")
+    (q / "run.sh").write_text("#!/bin/sh\n")
+    (q / "run.sh").chmod(0o750)
+    with open(q / "sparse.bin", "wb") as f:
+        f.truncate(32 << 20)
+        f.seek(16 << 20)
+        f.write(b"x")
+    os.mkfifo(q / "pipe")
+    outside.mkdir()
+    (outside / "ledger.db").write_bytes(b"SQLite format 3\0 outside")
+    (q / "ledger.db").symlink_to(outside / "ledger.db")
+    (q / "elsewhere").symlink_to(outside)
+    (q / "helper.py").symlink_to("lib/helper.py")
+
+
+def test_a_working_copy_holds_what_scripts_read_and_nothing_that_leads_out(tmp_path: Path) -> None:
+    q, outside, copy = tmp_path / "q", tmp_path / "outside", tmp_path / "copy"
+    _odd_tree(q, outside)
+    left_out = working_copy(q, copy, empty=("done",))
+    assert list((copy / "done").iterdir()) == []  # emptied anyway: never read
+    assert (copy / "lib" / "helper.py").read_text() == "X = 1\n"
+    assert stat.S_IMODE((copy / "run.sh").stat().st_mode) == 0o750
+    assert (copy / "sparse.bin").stat().st_blocks == (q / "sparse.bin").stat().st_blocks
+    assert (copy / "sparse.bin").stat().st_size == 32 << 20
+    assert not (copy / "ledger.db").is_symlink()  # a copy: writing it reaches nothing outside
+    assert (copy / "ledger.db").read_bytes() == (outside / "ledger.db").read_bytes()
+    assert os.readlink(copy / "helper.py") == "lib/helper.py"  # stays inside: kept as a link
+    assert os.readlink(copy / "elsewhere") == str(outside)  # a directory: kept, never written
+    assert not os.path.lexists(copy / "pipe") and any("pipe" in what for what in left_out)
+
+
+def test_removal_never_follows_a_link_and_undoes_chattr_in_its_own_tree(tmp_path: Path) -> None:
+    needs_chattr(tmp_path)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "keep").write_text("x")
+    ours = tmp_path / "ours"
+    (ours / "deep").mkdir(parents=True)
+    (ours / "deep" / "link").symlink_to(outside)
+    (ours / "stuck").write_text("y")
+    subprocess.run(["chattr", "+i", str(ours / "stuck")], check=True)
+    subprocess.run(["chattr", "+a", str(ours / "deep")], check=True)
+    assert remove_tree(ours) == []
+    assert not os.path.lexists(ours) and (outside / "keep").read_text() == "x"
+
+
+def _host(root: Path, state: Path) -> Workspaces:
+    return Workspaces(
+        root, root, False, state / "work", Journal(state / "workspaces.json"), ("q", "eaimw/mq")
+    )
+
+
+def test_host_mode_puts_the_students_directory_aside_and_back_with_every_inode(tmp_path: Path) -> None:
+    root, state = tmp_path / "root", tmp_path / "state"
+    _odd_tree(root / "q", tmp_path / "outside")
+    state.mkdir()
+    inodes = {str(p): p.lstat().st_ino for p in (root / "q").rglob("*")}
+    before = tree_digest(root)
+    workspaces = _host(root, state)
+    workspace, _ = workspaces.open("q", empty=("done",))
+    assert workspace.live == root / "q" and workspace.saved == root / ".lab-grader-saved.q"
+    (workspace.live / "done" / "new.json").write_text("{}")
+    assert workspaces.close() == ([], [])
+    assert tree_digest(root) == before
+    assert {str(p): p.lstat().st_ino for p in (root / "q").rglob("*")} == inodes
+    assert not Journal(state / "workspaces.json").read()
+
+
+@pytest.mark.parametrize("journal", ["kept", "lost"])
+def test_recovery_deletes_only_what_the_journal_proves_is_a_working_copy(
+    tmp_path: Path, journal: str
+) -> None:
+    root, state = tmp_path / "root", tmp_path / "state"
+    (root / "q").mkdir(parents=True)
+    (root / "q" / "mine.txt").write_text("mine")
+    state.mkdir()
+    _host(root, state).open("q")  # ... and the grader dies here
+    if journal == "lost":
+        (state / "workspaces.json").unlink()
+    notes = _host(root, state).recover()
+    assert (root / "q" / "mine.txt").read_text() == "mine" and not (root / ".lab-grader-saved.q").exists()
+    kept = list(root.glob(".lab-grader-kept.q.*"))
+    assert len(kept) == (0 if journal == "kept" else 1)
+    assert all(any(path.name in note for note in notes) for path in kept)
+
+
+def test_host_mode_refuses_what_it_could_not_put_back_and_changes_nothing(tmp_path: Path) -> None:
+    needs_chattr(tmp_path)
+    root, state = tmp_path / "root", tmp_path / "state"
+    (root / "q").mkdir(parents=True)
+    state.mkdir()
+    subprocess.run(["chattr", "+a", str(root)], check=True)
+    try:
+        with pytest.raises(Refused, match="chattr"):
+            _host(root, state).check(["q"])
+        with pytest.raises(Refused, match="chattr"):
+            _host(root, state).open("q")
+        assert sorted(p.name for p in root.iterdir()) == ["q"]
+    finally:
+        subprocess.run(["chattr", "-a", str(root)], check=True)
+
+
+# seals, signals, results ------------------------------------------------------------------------------
+def test_a_seal_sees_a_file_changed_added_or_swapped_for_a_fifo(tmp_path: Path) -> None:
+    (tmp_path / "a").write_text("a")
+    (tmp_path / "b").write_text("b")
+    seals = Seals()
+    seals.seal("tree", lambda: digest(tmp_path, tree_files(tmp_path)))
+    assert seals.broken() == {}
+    (tmp_path / "a").write_text("A")
+    (tmp_path / "c").write_text("c")
+    (tmp_path / "b").unlink()
+    os.mkfifo(tmp_path / "b")  # never opened
+    assert seals.broken() == {"tree": ["a", "b", "c"]}
+
+
+def test_signals_wait_for_a_held_section_and_never_cut_the_teardown(tmp_path: Path) -> None:
+    interrupts = Interrupts()
+    interrupts.install()
+    try:
+        with pytest.raises(KeyboardInterrupt), interrupts.held():
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)
+            finished = True  # the signal waited for the held section
+        assert finished
+        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGINT):  # teardown: never again
+            os.kill(os.getpid(), signum)
+            time.sleep(0.05)
+        assert interrupts.received == [signal.SIGINT, signal.SIGINT, signal.SIGTERM, signal.SIGINT]
+    finally:
+        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            signal.signal(signum, signal.default_int_handler if signum == signal.SIGINT else signal.SIG_DFL)
+
+
+def test_results_are_written_whatever_bytes_names_hold(tmp_path: Path) -> None:
+    catalogue = Catalogue([QUEUE, MQ])
+    book = ResultBook(catalogue)
+    book.expect("Q1.2")
+    name = os.fsdecode(b"\xff\xfe-bad.json")  # as os.listdir gives it: surrogates
+    book.failed("Q1.2", Finding(catalogue["Q1.2"], f"픽스처에 없는 파일 1개({name})", "힌트"))
+    write_results(book, tmp_path / "r.json", 1.0, f"lab root: /tmp/{name}")
+    data = json.loads((tmp_path / "r.json").read_bytes().decode("utf-8"))
+    assert "\\xff\\xfe-bad.json" in data["tests"][0]["output"]
 
 
 def test_sql_scripts_are_split_like_the_shell_does(tmp_path: Path) -> None:
@@ -142,3 +431,38 @@ def test_inotify_follows_files_through_subfolders_of_processing(tmp_path: Path) 
     assert watcher.subdirs == 1
     assert all(seen.hops[n] == ["inbox", "processing", "done"] for n in names), seen.hops
     assert seen.skipped_processing() == []
+
+
+def test_a_leftover_fails_the_id_its_lab_names_for_the_script() -> None:
+    """consume.py -> Q3.3 ... consumer.py -> M4.2 (each lab's catalogue); a passed id becomes a
+    FAIL naming the process; a process left by the grader's own helper is a harness fault."""
+    judges = {"consume.py": "Q3.3", "lag.sh": "Q7.1", "replay.sh": "Q8.1"}
+    judges |= {"topology.py": "M2.1", "publish.py": "M3.1", "consumer.py": "M4.2"}
+    assert {script: CATALOGUE.leftover_judge(script) for script in judges} == judges
+    book = ResultBook(CATALOGUE)
+    for rid in ("Q3.3", "M4.2"):
+        book.expect(rid)
+        book.passed(rid)
+    daemon = Leftover(7, "python3", "python3 /root/q/consume.py")
+    closing = Closing(leftovers=[("consume.py", daemon), ("partner.py", Leftover(9, "sleep", "sleep 1"))])
+    _book_closing(book, closing)
+    outcome = book.outcomes["Q3.3"]
+    assert outcome.status == "failed" and outcome.finding is not None
+    assert "python3 /root/q/consume.py" in outcome.finding.seen and "살아 있었습니다" in outcome.finding.seen
+    assert book.outcomes["M4.2"].status == "passed"
+    assert book.faults == ["partner.py left sleep (pid 9: sleep 1) running (killed)"]
+
+
+def test_stopping_a_node_trusts_nothing_its_state_dir_says(tmp_path: Path) -> None:
+    """A pid file and an epmd port rewritten by a script (host mode) kill nothing else."""
+    bystander = subprocess.Popen(["sleep", "306"], start_new_session=True)
+    base = tmp_path / "broker"
+    base.mkdir()
+    (base / "node.pid").write_text(f"{bystander.pid}\n")
+    (base / "epmd.port").write_text("4369")
+    try:
+        stop_node(base)
+        assert bystander.poll() is None and not base.exists()
+    finally:
+        bystander.kill()
+        bystander.wait()

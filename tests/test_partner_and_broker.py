@@ -16,6 +16,7 @@ import requests
 from fixtures.claims import Outcome, golden_claims
 from fixtures.tree import FixtureTree
 from grader.config import GraderConfig
+from grader.machinery import sandbox
 from grader.machinery.broker import start_local, stop_leftover_nodes
 from grader.machinery.partner import Partner
 from grader.machinery.rundir import RunDir
@@ -39,9 +40,9 @@ def grading(tmp_path: Path, fixture_tree: FixtureTree) -> Iterator[Grading]:
         workers=2,
     )
     (tmp_path / "root").mkdir()
-    session = Grading(config)
+    session = Grading(config, sandbox.choose("auto"))
     yield session
-    session.close()
+    assert not session.close().errors
 
 
 def test_partner_answers_counts_and_obeys(grading: Grading, fixture_tree: FixtureTree) -> None:
@@ -101,7 +102,8 @@ def test_a_node_left_by_a_killed_grader_is_stopped_by_the_next_run(
         broker = start_local(fixture_tree.mq_up, crashed.scratch / "broker")  # never stopped
         pid = int((crashed.scratch / "broker" / "node.pid").read_text())
         assert broker.answers()
-        crashed._lock = None  # as if its grader was SIGKILLed: the lock goes with the process
+        for fd in crashed._locks:  # as if its grader was SIGKILLed: the lock goes with the process
+            os.close(fd)
         notes = RunDir(state / "next", recoveries=(stop_leftover_nodes,)).open()
         assert any("RabbitMQ node" in note for note in notes), notes
         time.sleep(0.2)

@@ -3,9 +3,7 @@ and a run killed with SIGKILL is repaired by the next run before anything else."
 
 from __future__ import annotations
 
-import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -16,27 +14,16 @@ from pathlib import Path
 import pytest
 
 from fixtures.tree import FixtureTree
+from grader.config import EXIT_REFUSED
 from grader.machinery.broker import student_node
 from grader.machinery.snapshot import tree_digest
 from grader.mq.catalogue import MQ
 from solutions.walkthrough import walk_mq, walk_queue
 from tests.conftest import SharedBroker
-from tests.grading import REPO, grade
+from tests.grading import REPO, grade, kill_grader, processes_mentioning
 from tests.variants.variant import Variant
 
 SLOW = Variant.named("queue", "_slow_but_correct")
-
-
-def _processes_mentioning(text: str) -> list[str]:
-    found = []
-    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
-        try:
-            args = cmdline.read_bytes().replace(b"\0", b" ").decode(errors="replace")
-        except OSError:
-            continue
-        if text in args and str(os.getpid()) not in cmdline.parent.name:
-            found.append(args)
-    return found
 
 
 def test_lab_root_is_byte_identical_after_grading(
@@ -51,18 +38,39 @@ def test_lab_root_is_byte_identical_after_grading(
     assert not graded.not_passed, graded.explain()
     assert tree_digest(root) == before
     assert not state.exists(), f"left behind: {list(state.rglob('*'))}"
-    assert not _processes_mentioning(str(root))
+    assert not processes_mentioning(str(root))
 
 
+DAEMON_SLEEP = {"namespace": 423, "none": 427}
+
+
+def _daemons(seconds: int) -> list[str]:
+    return [p for p in processes_mentioning(f"sleep {seconds}") if p.startswith(f"sleep {seconds}")]
+
+
+@pytest.mark.parametrize("mode", ["namespace", "none"])
 def test_sigkilled_grader_is_repaired_by_the_next_run(
-    fixture_tree: FixtureTree, workdir: Callable[[str], Path]
+    fixture_tree: FixtureTree, workdir: Callable[[str], Path], mode: str
 ) -> None:
-    base = workdir("killed")
+    """The grader and all its helpers SIGKILLed in the middle of a consume.py run that has
+    started a daemon (setsid). Namespace mode: the namespace dies with the grader and the
+    student's q was never touched. Host mode: the daemon outlives it and q is the working copy;
+    the next run kills the daemon (by its marker) and puts q back."""
+    base = workdir(f"killed-{mode}")
     solution = SLOW.lay_out(base / "solution")
+    flag, daemon = base / "hostile", DAEMON_SLEEP[mode]
+    script = solution / "consume.py"
+    start = (
+        f"    if os.path.exists({str(flag)!r}):\n"
+        f"        import subprocess\n"
+        f"        subprocess.Popen(['setsid', 'sleep', '{daemon}'])\n"
+    )
+    script.write_text(script.read_text().replace("    sys.exit(main())", start + "    sys.exit(main())"))
     root = base / "root"
     walk_queue(root, fixture_tree.root, solution)
     before = tree_digest(root)
     state = base / "state"
+    flag.touch()
     argv = [
         sys.executable,
         "-m",
@@ -79,27 +87,85 @@ def test_sigkilled_grader_is_repaired_by_the_next_run(
         str(fixture_tree.root),
         "--state-dir",
         str(state),
+        "--sandbox",
+        mode,
     ]
     grader = subprocess.Popen(
         argv, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
     )
-    inbox = root / "q" / "inbox"
     deadline = time.monotonic() + 60
-    while not any(inbox.iterdir()):  # a behaviour check has laid out its own inbox
+    while not _daemons(daemon):  # a consume.py is busy on the grader's inbox now
         assert time.monotonic() < deadline and grader.poll() is None, "grader never got going"
         time.sleep(0.01)
-    time.sleep(0.3)  # the slow consume.py is busy in the student's q now
-    grader.send_signal(signal.SIGKILL)
+    time.sleep(0.3)
+    kill_grader(grader.pid)
     grader.wait()
-    assert tree_digest(root) != before, "the kill did not interrupt a change in progress"
-    assert list(state.rglob("snapshot.json")), "no snapshot journal survived the kill"
+    flag.unlink()
+    time.sleep(1.0)
+    if mode == "namespace":
+        assert not _daemons(daemon), "a daemon outlived the grader's namespace"
+        assert tree_digest(root) == before, "the student's q was touched"
+    else:
+        assert _daemons(daemon), "the daemon did not outlive the grader: nothing left to repair"
+        assert tree_digest(root) != before and list(state.glob("*/workspaces.json"))
 
-    graded = grade(root, fixture_tree.root, state, lab="queue")
+    graded = grade(root, fixture_tree.root, state, lab="queue", args=("--sandbox", mode))
     assert not graded.not_passed, graded.explain()
-    assert "restored" in graded.log and "killed" in graded.log, graded.log[-2000:]
+    if mode == "none":
+        assert "restored" in graded.log and "killed" in graded.log, graded.log[-2000:]
     assert tree_digest(root) == before
     assert not state.exists()
-    assert not _processes_mentioning(str(root))
+    assert not _daemons(daemon) and not processes_mentioning(str(root))
+
+
+def test_scripts_root_shows_the_scripts_their_lab_root_where_they_expect_it(
+    fixture_tree: FixtureTree, workdir: Callable[[str], Path]
+) -> None:
+    """--scripts-root: a copy of a submission graded where it is unpacked, its scripts seeing
+    it at the path they hard-code (as /root/q); the machine's own directory there untouched."""
+    base = workdir("scripts-root")
+    root = base / "submission" / "root"
+    walk_queue(root, fixture_tree.root)
+    view = base / "machine-root"  # stands for the machine's /root
+    view.mkdir()
+    (view / "machine.txt").write_text("the machine's own\n")
+    consume, replay = root / "q" / "consume.py", root / "q" / "replay.sh"
+    consume.write_text(
+        consume.read_text().replace('Path(os.environ.get("LAB_ROOT", "/root"))', f'Path("{view}")')
+    )
+    replay.write_text(replay.read_text().replace('q="${LAB_ROOT:-/root}/q"', f'q="{view}/q"'))
+    state = workdir("scripts-root-state") / "s"
+    graded = grade(root, fixture_tree.root, state, lab="queue", args=("--scripts-root", str(view)))
+    assert not graded.not_passed and graded.lab_root_unchanged, graded.explain()
+    assert [p.name for p in view.iterdir()] == ["machine.txt"]
+    refused = grade(
+        root, fixture_tree.root, state, lab="queue", args=("--scripts-root", str(view), "--sandbox", "none")
+    )
+    assert refused.returncode == EXIT_REFUSED and "--scripts-root" in refused.extra["refused"]
+
+
+@pytest.mark.parametrize("mode", ["namespace", "none"])
+def test_a_big_queue_folder_costs_the_grade_next_to_nothing(
+    fixture_tree: FixtureTree, workdir: Callable[[str], Path], mode: str
+) -> None:
+    """20,000 extra files in q/done: never copied nor moved, their inodes kept; the grade takes
+    at most 3x its plain time (bench/big_tree.py measures 100,000)."""
+    base = workdir(f"big-{mode}")
+    root = base / "root"
+    walk_queue(root, fixture_tree.root)
+    state = base / "state"
+
+    def timed() -> float:
+        return grade(root, fixture_tree.root, state, lab="queue", args=("--sandbox", mode)).seconds
+
+    plain = timed()
+    done = root / "q" / "done"
+    for i in range(20_000):
+        (done / f"extra-{i:05d}.json").write_bytes(b"{}\n")
+    inodes = {p.name: p.stat().st_ino for p in done.iterdir()}
+    big = timed()
+    assert {p.name: p.stat().st_ino for p in done.iterdir()} == inodes
+    assert big <= 3 * plain, f"{big:.1f} s with 20,000 extra files, {plain:.1f} s without"
 
 
 def test_harness_fault_is_an_error_never_a_pass(

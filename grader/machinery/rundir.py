@@ -1,122 +1,181 @@
-"""The grader's own state on disk: one locked directory per lab root, nothing else anywhere.
+"""The grader's own state on disk, and one grader per lab root.
 
-STATE_DIR/<lab-root key>/lock          flock held for the whole run
-STATE_DIR/<lab-root key>/snapshots/    saved student directories (see snapshot.py)
-STATE_DIR/<lab-root key>/processes     process groups started (killed after a crash)
-STATE_DIR/<lab-root key>/run/          scratch space of this run, removed at the end
+LAB_ROOT itself                            flock held for the whole run: a second grader of the
+                                           same lab root stops at once, whatever its state dir
+STATE_DIR/<lab-root key>/lock              flock: this directory is in use
+STATE_DIR/<lab-root key>/workspaces.json   host mode: which directories are working copies
+STATE_DIR/<lab-root key>/run/              this run's scratch, removed at the end
+    run/scratch/                           directories handed to scripts (writable for them)
+    run/work/                              working copies (namespace mode)
+
+Nothing the state dir says is trusted for a path: recovery acts on paths derived from the lab
+root and on processes carrying a grader's marker (runner.MARKER) whose grader is dead.
 """
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import hashlib
 import os
-import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
 
-from grader.machinery.runner import ProcessRegistry
-from grader.machinery.snapshot import recover
+from grader.machinery import proctable
+from grader.machinery.runner import MARKER, sweep
+from grader.machinery.treecopy import remove_tree, shown
+from grader.machinery.workspace import Journal, Workspaces
 
 
 class GraderBusy(RuntimeError):
-    pass
+    """Another grader holds this lab root; the message is the one the student reads."""
 
 
 Recovery = Callable[[Path], list[str]]  # scratch dir of an interrupted run -> what was undone
 
 
+def lab_key(lab_root: Path) -> str:
+    return hashlib.sha256(str(lab_root.resolve()).encode("utf-8", "surrogateescape")).hexdigest()[:16]
+
+
+def sweep_orphans() -> int:
+    """Kill every process carrying the marker of a grader that is no longer alive."""
+    dead: set[str] = set()
+    for pid in proctable.carrying(MARKER, ""):
+        try:
+            environ = Path(f"/proc/{pid}/environ").read_bytes()
+        except OSError:
+            continue
+        for entry in environ.split(b"\0"):
+            if entry.startswith(f"{MARKER}=".encode()):
+                parts = entry.split(b"=", 1)[1].decode(errors="replace").split(".")
+                if len(parts) >= 2 and parts[1].isdigit() and proctable.info(int(parts[1])) is None:
+                    dead.add(f"{parts[0]}.{parts[1]}.")
+    return sum(sweep(prefix) for prefix in dead)
+
+
 @dataclass
 class RunDir:
     base: Path
-    # What else an interrupted run may have left in its scratch tree (a RabbitMQ node, ...).
-    recoveries: Sequence[Recovery] = ()
-    _lock: IO[str] | None = field(default=None, repr=False)
+    lab_root: Path | None = None  # None: a reference run, whose lab root is made inside
+    recoveries: Sequence[Recovery] = ()  # what else an interrupted run may have left in scratch
+    protected: Sequence[str] = ()  # the lab root's graded directories ("q", "eaimw/mq")
+    _locks: list[int] = field(default_factory=list, repr=False)
 
     @classmethod
     def for_lab_root(
-        cls, state_dir: Path, lab_root: Path | None, recoveries: Sequence[Recovery] = ()
+        cls,
+        state_dir: Path,
+        lab_root: Path | None,
+        recoveries: Sequence[Recovery] = (),
+        protected: Sequence[str] = (),
     ) -> RunDir:
-        """One directory per student lab root (two graders on one root exclude each other);
-        a reference run, whose lab root is made inside the run, gets its own."""
+        """One directory per student lab root; a reference run gets its own."""
         if lab_root is None:
-            return cls(state_dir / f"reference-{os.getpid()}", recoveries)
-        key = hashlib.sha256(str(lab_root.resolve()).encode()).hexdigest()[:16]
-        return cls(state_dir / key, recoveries)
+            return cls(state_dir / f"reference-{os.getpid()}", None, recoveries, protected)
+        return cls(state_dir / lab_key(lab_root), lab_root.resolve(), recoveries, protected)
 
     @property
-    def snapshots(self) -> Path:
-        return self.base / "snapshots"
-
-    @property
-    def processes(self) -> Path:
-        return self.base / "processes"
+    def key(self) -> str:
+        return self.base.name
 
     @property
     def scratch(self) -> Path:
         return self.base / "run"
 
-    def _try_lock(self) -> bool:
+    @property
+    def scripts_scratch(self) -> Path:
+        return self.scratch / "scratch"
+
+    @property
+    def work(self) -> Path:
+        return self.scratch / "work"
+
+    @property
+    def journal(self) -> Journal:
+        return Journal(self.base / "workspaces.json")
+
+    def _lock(self, path: Path, directory: bool) -> bool:
+        flags = os.O_RDONLY | os.O_CLOEXEC | (os.O_DIRECTORY if directory else os.O_CREAT)
+        fd = os.open(path, flags, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            return False
+        self._locks.append(fd)
+        return True
+
+    def _make_base(self) -> None:
         if not self.base.parent.exists():  # ours: reachable by user rabbitmq whatever the umask
             self.base.parent.mkdir(parents=True)
             os.chmod(self.base.parent, 0o755)
         self.base.mkdir(exist_ok=True)
         os.chmod(self.base, 0o755)  # the broker runs as user rabbitmq below scratch/
-        self._lock = (self.base / "lock").open("w")
-        try:
-            fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            self._lock.close()
-            self._lock = None
-            return False
-        return True
-
-    def _recover(self) -> list[str]:
-        notes = []
-        killed = ProcessRegistry.kill_journal(self.processes)
-        if killed:
-            notes.append(f"killed {killed} process group(s) left by an interrupted run")
-        for recovery in self.recoveries:
-            notes += recovery(self.scratch)
-        notes += [f"restored {path} from an interrupted run" for path in recover(self.snapshots)]
-        if self.scratch.exists():
-            shutil.rmtree(self.scratch)
-            notes.append(f"removed the scratch tree {self.scratch} of an interrupted run")
-        return notes
 
     def open(self) -> list[str]:
-        """Undo whatever interrupted runs left (theirs first), then lock our own directory.
+        """Take the lab root (GraderBusy when another grader has it), undo what interrupted runs
+        left, and make this run's scratch. Returns what was undone, for the report."""
+        if self.lab_root is not None and self.lab_root.is_dir() and not self._lock(self.lab_root, True):
+            raise GraderBusy(
+                f"다른 채점기가 이미 {shown(self.lab_root)} 을(를) 채점하고 있습니다. 그 채점이 끝난 뒤"
+                " 다시 실행하세요(이 실행은 아무것도 바꾸지 않았습니다)."
+            )
+        try:
+            return self._recover_and_make()
+        except BaseException:
+            self._unlock()
+            raise
 
-        Returns what was recovered, for the report header.
-        """
+    def _recover_and_make(self) -> list[str]:
         notes: list[str] = []
-        if self.base.parent.is_dir():
-            for other in sorted(self.base.parent.iterdir()):
-                left = RunDir(other, self.recoveries)
-                if other != self.base and other.is_dir() and left._try_lock():
-                    notes += left._recover()
+        killed = sweep(f"{self.key}.") + sweep_orphans()
+        if killed:
+            notes.append(
+                f"killed {killed} process(es) left by an interrupted run (중단된 채점의 프로세스를 끝냄)"
+            )
+        self._make_base()
+        for other in sorted(self.base.parent.iterdir()):
+            if other != self.base and other.is_dir() and not other.is_symlink():
+                left = RunDir(other, None, self.recoveries)
+                if left._lock(other / "lock", False):
+                    notes += left._clear_scratch()
                     left.close()
-        if not self._try_lock():
-            raise GraderBusy(f"another grader is running on this lab root (lock {self.base / 'lock'})")
-        notes += self._recover()
-        self.scratch.mkdir()
-        os.chmod(self.scratch, 0o755)
+        if not self._lock(self.base / "lock", False):
+            raise GraderBusy(f"state dir {shown(self.base)} is in use by another grader")
+        notes += self._clear_scratch()
+        if self.lab_root is not None:
+            lab = self.lab_root
+            notes += Workspaces(lab, lab, False, self.work, self.journal, self.protected).recover()
+        for path in (self.scratch, self.scripts_scratch, self.work):
+            path.mkdir()
+            os.chmod(path, 0o755)
         return notes
 
-    def close(self) -> None:
-        """Remove everything but the (empty) base; the lock goes with the file handle."""
-        shutil.rmtree(self.scratch, ignore_errors=True)
-        self.processes.unlink(missing_ok=True)
-        if self.snapshots.exists() and not any(self.snapshots.iterdir()):
-            self.snapshots.rmdir()
-        if self._lock is not None:
+    def _clear_scratch(self) -> list[str]:
+        if not self.scratch.is_dir() or self.scratch.is_symlink():
+            return []
+        notes = []
+        for recovery in self.recoveries:
+            notes += recovery(self.scratch)
+        left = remove_tree(self.scratch)
+        notes.append(f"removed the scratch tree {shown(self.scratch)} of an interrupted run")
+        notes += [f"could not remove {problem}" for problem in left]
+        return notes
+
+    def close(self) -> list[str]:
+        """Remove this run's scratch and let go of the lab root; what could not be removed."""
+        left = remove_tree(self.scratch) if self.scratch.is_dir() else []
+        if not self.journal.path.exists():  # nothing the next run of this lab root needs
             (self.base / "lock").unlink(missing_ok=True)
-            self._lock.close()
-            self._lock = None
-        try:
-            self.base.rmdir()
-            self.base.parent.rmdir()  # the state dir itself when no other lab root uses it
-        except OSError:
-            pass
+            with contextlib.suppress(OSError):
+                self.base.rmdir()
+                self.base.parent.rmdir()  # the state dir itself when no other lab root uses it
+        self._unlock()
+        return left
+
+    def _unlock(self) -> None:
+        for fd in self._locks:
+            os.close(fd)
+        self._locks.clear()

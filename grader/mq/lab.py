@@ -61,7 +61,7 @@ class MqLab:
     def __init__(self, grading: Grading, reference: LayOut | None) -> None:
         self.grading = grading
         self.claims: ClaimSet = grading.fixtures.claims
-        self.live = grading.lab_root / MQ_DIR
+        self.live = grading.live(MQ_DIR)  # the working copy the scripts see as LAB_ROOT/eaimw/mq
         self.stage = Once(self._set_stage)
         self.watch = Once(self._start_watch)  # live figures of every vhost of this run
         self._reference = reference
@@ -79,12 +79,12 @@ class MqLab:
         if self._reference is not None:
             status = broker.ctl(["status"], STATUS_TIMEOUT) if broker.ctl else None
             self._reference(self.grading.lab_root, status)
-        snapshot = self.grading.snapshot(MQ_DIR)
+        workspace = self.grading.workspace(MQ_DIR)
         timing("mq.stage", started)
         # The watch boots its Erlang VM while the scenarios start (its fault, if any, is
         # raised where a scenario asks for it).
         threading.Thread(target=self._warm_watch, daemon=True, name="mq-watch-start").start()
-        return Stage(broker, snapshot.saved)
+        return Stage(broker, workspace.saved)
 
     def _start_watch(self) -> Watch:
         started = time.monotonic()
@@ -112,7 +112,7 @@ class MqLab:
         return brokers.student_node()
 
     def shown(self, name: str = "") -> str:
-        return str(self.grading.lab_root / MQ_DIR / name).rstrip("/")
+        return str(self.grading.scripts_root / MQ_DIR / name).rstrip("/")
 
     @contextlib.contextmanager
     def scene(self, purpose: str, partner: bool = True) -> Iterator[Scene]:

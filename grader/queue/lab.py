@@ -30,8 +30,8 @@ SHELL_TIMEOUT = 10.0
 class QueueLab:
     grading: Grading
     expected: QueueSet  # the fixture inbox: where every expected number comes from
-    live: Path  # LAB_ROOT/q: behaviour checks run here (scripts hard-code /root/q)
-    saved: Path  # the pristine copy taken before any check ran: state checks read it
+    live: Path  # the working copy the scripts see as LAB_ROOT/q: behaviour checks run here
+    saved: Path  # the student's q/ exactly as found: state checks read it (never written)
     exclusive: threading.Lock = field(default_factory=threading.Lock)
     hung: bool = False  # consume.py already overran a timeout in this run
 
@@ -41,8 +41,9 @@ class QueueLab:
         walkthrough when grading the reference solution)."""
         if reference is not None:
             reference(grading.lab_root, grading.fixtures.root)
-        snapshot = grading.snapshot(Q_DIR)
-        return cls(grading, grading.fixtures.queue, snapshot.target, snapshot.saved)
+        # The queue folders' contents are never copied: every scenario empties them first.
+        workspace = grading.workspace(Q_DIR, empty=queuedir.DIRS)
+        return cls(grading, grading.fixtures.queue, workspace.live, workspace.saved)
 
     @property
     def pool(self) -> ScenarioPool:
@@ -50,7 +51,7 @@ class QueueLab:
 
     def shown(self, name: str = "") -> str:
         """How the student knows the path: /root/q/NAME."""
-        return str(self.grading.lab_root / Q_DIR / name).rstrip("/")
+        return str(self.grading.scripts_root / Q_DIR / name).rstrip("/")
 
     def script(self, name: str) -> Missing | None:
         """None when the live q/NAME is a regular file a scenario can run; otherwise why not."""

@@ -1,0 +1,248 @@
+"""Copying a student's directory for the scripts to run in, and removing the grader's own
+trees, safely whatever the student's tree holds.
+
+- A working copy holds what scripts read: files keep their bytes, modes, times and holes (a
+  sparse file stays sparse); the contents of directories the grader empties anyway (``empty``)
+  are never read, so a queue folder with 100,000 files costs nothing. A link that stays inside
+  the tree is copied as a link; a link leading outside it to a regular file becomes a copy of
+  that file (nothing the scripts write reaches outside through it); any other link is copied as
+  it is and never written through by the grader. FIFOs, sockets and devices are never opened:
+  they are left out.
+- Removal never follows a link, never crosses into another filesystem (a mount point is left
+  and reported), and clears the immutable and append-only flags of what it removes (it only
+  removes the grader's own trees).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import os
+import stat
+import struct
+from collections.abc import Collection
+from pathlib import Path
+
+COPY_BUDGET = 1 << 30  # bytes of file data a working copy may take; the rest is left out
+FS_IOC_GETFLAGS = 0x80086601
+FS_IOC_SETFLAGS = 0x40086602
+FS_IMMUTABLE_FL = 0x10
+FS_APPEND_FL = 0x20
+OPEN_QUIETLY = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY
+
+
+def shown(path: Path | str) -> str:
+    """A path for a message, whatever bytes its name holds."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
+
+
+def flags(path: Path) -> int:
+    """The inode flags (chattr) of a directory or regular file; 0 when they cannot be read."""
+    try:
+        fd = os.open(path, OPEN_QUIETLY)
+    except OSError:
+        return 0
+    try:
+        if not stat.S_ISDIR(os.fstat(fd).st_mode) and not stat.S_ISREG(os.fstat(fd).st_mode):
+            return 0
+        return int(struct.unpack("i", fcntl.ioctl(fd, FS_IOC_GETFLAGS, b"\0" * 4))[0])
+    except OSError:
+        return 0
+    finally:
+        os.close(fd)
+
+
+def _clear_flags(name: str, dir_fd: int) -> None:
+    """Drop immutable and append-only from an entry of the grader's own tree."""
+    with contextlib.suppress(OSError):
+        fd = os.open(name, OPEN_QUIETLY, dir_fd=dir_fd)
+        try:
+            mode = os.fstat(fd).st_mode
+            if stat.S_ISDIR(mode) or stat.S_ISREG(mode):
+                now = struct.unpack("i", fcntl.ioctl(fd, FS_IOC_GETFLAGS, b"\0" * 4))[0]
+                wanted = now & ~(FS_IMMUTABLE_FL | FS_APPEND_FL)
+                if wanted != now:
+                    fcntl.ioctl(fd, FS_IOC_SETFLAGS, struct.pack("i", wanted))
+        finally:
+            os.close(fd)
+
+
+class _Copy:
+    def __init__(self, root: Path, empty: Collection[str]) -> None:
+        self.root = os.path.realpath(root)
+        self.empty = frozenset(empty)
+        self.budget = COPY_BUDGET
+        self.left_out: list[str] = []
+
+    def inside(self, path: str) -> bool:
+        return path == self.root or path.startswith(self.root + os.sep)
+
+    def tree(self, src: Path, dest: Path, top: bool, exists: bool = False) -> None:
+        st = src.stat()
+        if not exists:
+            dest.mkdir(mode=0o700)
+        for entry in sorted(os.scandir(src), key=lambda e: e.name):
+            target = dest / entry.name
+            est = entry.stat(follow_symlinks=False)
+            if top and entry.name in self.empty:
+                target.mkdir()  # the grader empties it before any script runs
+            elif stat.S_ISDIR(est.st_mode):
+                self.tree(Path(entry.path), target, top=False)
+            elif stat.S_ISREG(est.st_mode):
+                self.file(Path(entry.path), target)
+            elif stat.S_ISLNK(est.st_mode):
+                self.link(Path(entry.path), target)
+            else:
+                self.left_out.append(f"{shown(entry.path)} (특수 파일: 열지 않음)")
+        _same_metadata(st, dest)
+
+    def link(self, src: Path, dest: Path) -> None:
+        points_to = os.readlink(src)
+        resolved = os.path.realpath(src)
+        if not self.inside(resolved) and os.path.isfile(resolved):
+            self.file(Path(resolved), dest)  # a copy: nothing written to it reaches outside
+        else:
+            os.symlink(points_to, dest)
+
+    def file(self, src: Path, dest: Path) -> None:
+        try:
+            fd = os.open(src, OPEN_QUIETLY & ~os.O_NOFOLLOW)
+        except OSError as exc:
+            self.left_out.append(f"{shown(src)} ({exc.strerror})")
+            return
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):  # swapped for something else since it was listed
+                self.left_out.append(f"{shown(src)} (특수 파일: 열지 않음)")
+                return
+            used = min(st.st_size, st.st_blocks * 512)
+            if used > self.budget:
+                self.left_out.append(f"{shown(src)} ({st.st_size} 바이트: 너무 큼)")
+                return
+            self.budget -= used
+            out = os.open(dest, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+            try:
+                _copy_data(fd, out, st.st_size)
+            finally:
+                os.close(out)
+            _same_metadata(st, dest)
+        finally:
+            os.close(fd)
+
+
+def _copy_data(src: int, dest: int, size: int) -> None:
+    """Copy the data extents of ``src`` only: holes stay holes."""
+    offset = 0
+    while offset < size:
+        try:
+            data = os.lseek(src, offset, os.SEEK_DATA)
+            hole = os.lseek(src, data, os.SEEK_HOLE)
+        except OSError as exc:
+            if exc.errno == errno.ENXIO:  # nothing but a hole up to the end
+                break
+            data, hole = offset, size  # no SEEK_DATA here: copy it all
+        hole = min(hole, size)
+        at = data
+        while at < hole:
+            try:
+                done = os.copy_file_range(src, dest, hole - at, at, at)
+            except OSError:
+                chunk = os.pread(src, min(hole - at, 1 << 20), at)
+                done = os.pwrite(dest, chunk, at) if chunk else 0
+            if done <= 0:
+                break
+            at += done
+        offset = hole
+    os.ftruncate(dest, size)
+
+
+def _same_metadata(st: os.stat_result, dest: Path) -> None:
+    os.chmod(dest, stat.S_IMODE(st.st_mode))
+    if (st.st_uid, st.st_gid) != (os.getuid(), os.getgid()):
+        with contextlib.suppress(OSError):
+            os.chown(dest, st.st_uid, st.st_gid)
+    os.utime(dest, ns=(st.st_atime_ns, st.st_mtime_ns))
+
+
+def working_copy(src: Path, dest: Path, empty: Collection[str] = (), exists: bool = False) -> list[str]:
+    """Make ``dest`` (new, or ``exists`` and empty) a copy of directory ``src`` for scripts to
+    run in (see the module's docstring); returns what was left out, for the report."""
+    copy = _Copy(src, empty)
+    copy.tree(src, dest, top=True, exists=exists)
+    return copy.left_out
+
+
+def remove_tree(path: Path) -> list[str]:
+    """Remove ``path`` (a tree of the grader's own); returns what could not be removed."""
+    problems: list[str] = []
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return problems
+    if not stat.S_ISDIR(st.st_mode):
+        try:
+            os.unlink(path)
+        except OSError as exc:
+            problems.append(f"{shown(path)}: {exc.strerror}")
+        return problems
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    try:
+        _empty(fd, st.st_dev, shown(path), problems)
+    finally:
+        os.close(fd)
+    if not problems:
+        parent = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        try:
+            _remove_entry(path.name, parent, True, shown(path), problems, ours=False)
+        finally:
+            os.close(parent)
+    return problems
+
+
+def _empty(dir_fd: int, dev: int, where: str, problems: list[str]) -> None:
+    for entry in list(os.scandir(dir_fd)):
+        name = entry.name
+        at = f"{where}/{shown(name)}"
+        try:
+            est = entry.stat(follow_symlinks=False)
+        except FileNotFoundError:
+            continue
+        is_dir = stat.S_ISDIR(est.st_mode)
+        if is_dir:
+            if est.st_dev != dev:
+                problems.append(f"{at}: 다른 파일 시스템이 마운트되어 있음(건드리지 않음)")
+                continue
+            try:
+                fd = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=dir_fd)
+            except OSError as exc:
+                problems.append(f"{at}: {exc.strerror}")
+                continue
+            try:
+                _empty(fd, dev, at, problems)
+            finally:
+                os.close(fd)
+        _remove_entry(name, dir_fd, is_dir, at, problems)
+
+
+def _remove_entry(
+    name: str, dir_fd: int, is_dir: bool, at: str, problems: list[str], ours: bool = True
+) -> None:
+    """Remove one entry of ``dir_fd``; ``ours``: that directory is the grader's too."""
+    for attempt in range(2):
+        try:
+            if is_dir:
+                os.rmdir(name, dir_fd=dir_fd)
+            else:
+                os.unlink(name, dir_fd=dir_fd)
+            return
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            if exc.errno != errno.EPERM or attempt:
+                if exc.errno != errno.ENOTEMPTY:  # a child's problem is reported already
+                    problems.append(f"{at}: {exc.strerror}")
+                return
+            _clear_flags(name, dir_fd)  # chattr +i / +a on our own copy
+            if ours:
+                _clear_flags(".", dir_fd)

@@ -1,0 +1,601 @@
+"""Grading is safe against whatever a student's tree or scripts do (issue 8), in both sandboxes:
+``namespace`` (bwrap) and ``none`` (forced: the host mode of pods without namespaces).
+
+Each case builds a hostile or careless lab root (the reference walked into it, then made
+hostile) and grades it with a real grader run. All cases start at once in one fixture (they
+mostly wait on their scripts), and each test reads its own case's outcome.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import stat
+import subprocess
+import sys
+import textwrap
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fixtures.tree import FixtureTree, build
+from grader.config import EXIT_BUSY, EXIT_REFUSED
+from grader.machinery.snapshot import tree_digest
+from grader.queue.catalogue import QUEUE
+from solutions.walkthrough import walk_queue
+from tests.grading import REPO, Graded, grade, kill_grader, needs_chattr, processes_mentioning
+from tests.variants.variant import Variant
+
+MODES = ("namespace", "none")  # ./dev.sh installs bwrap: without it the namespace runs fail
+SLOW = Variant.named("queue", "_slow_but_correct")
+pytestmark = pytest.mark.timeout(900)
+
+
+# building hostile trees ----------------------------------------------------------------------
+def walked(base: Path, fixtures: FixtureTree, slow: bool = False) -> Path:
+    """A lab root with the reference solution walked into it (slow: 50 ms per message)."""
+    solution = SLOW.lay_out(base / "solution") if slow else None
+    root = base / "root"
+    walk_queue(root, fixtures.root, *([solution] if solution else []))
+    return root
+
+
+def before_exit(root: Path, code: str) -> None:
+    """Run ``code`` (Python) in consume.py after its work, before it exits."""
+    script = root / "q" / "consume.py"
+    text = script.read_text()
+    body = textwrap.indent(textwrap.dedent(code), "    ")
+    script.write_text(
+        text.replace("    sys.exit(main())", f"    _code = main()\n{body}\n    sys.exit(_code)")
+    )
+
+
+def before_work(root: Path, code: str) -> None:
+    """Run ``code`` (Python) in consume.py before it starts its work."""
+    script = root / "q" / "consume.py"
+    body = textwrap.indent(textwrap.dedent(code), "    ")
+    script.write_text(script.read_text().replace("    sys.exit(main())", f"{body}\n    sys.exit(main())"))
+
+
+def in_shell(root: Path, script: str, line: str) -> None:
+    path = root / "q" / script
+    path.write_text(path.read_text().replace("set -u\n", f"set -u\n{line}\n", 1))
+
+
+def sandbox(mode: str) -> tuple[str, ...]:
+    return ("--sandbox", mode)
+
+
+def grader_argv(root: Path, fixtures: Path, state: Path, *args: str) -> list[str]:
+    # fmt: off
+    return [
+        sys.executable, "-m", "pytest", "grader", "-q", "-p", "no:cacheprovider", "--lab", "queue",
+        "--lab-root", str(root), "--fixtures-dir", str(fixtures), "--state-dir", str(state), *args,
+    ]
+    # fmt: on
+
+
+def start_grader(argv: list[str]) -> subprocess.Popen[bytes]:
+    """A grader in the background, to be interrupted or killed."""
+    return subprocess.Popen(
+        argv, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
+
+
+def wait_for(condition: Callable[[], bool], what: str, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"never happened: {what}"
+        time.sleep(0.02)
+
+
+def inodes(root: Path) -> dict[str, int]:
+    return {str(p.relative_to(root)): p.lstat().st_ino for p in [root, *root.rglob("*")]}
+
+
+# the cases -------------------------------------------------------------------------------------
+DAEMON = """
+import time as _t
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        for _ in range(3000):
+            with open({witness!r}, "a") as _w:
+                _w.write("x")
+            try:
+                with open({results!r}, "w") as _r:
+                    _r.write('{{"score": 999}}')
+            except OSError:
+                pass
+            _t.sleep(0.05)
+    os._exit(0)
+"""
+
+
+@dataclass(frozen=True)
+class Leftovers:
+    graded: Graded
+    witness_growing: bool
+    root: Path
+
+
+def leftovers(base: Path, fixtures: FixtureTree, mode: str) -> Leftovers:
+    """consume.py double-forks a daemon that writes outside and over results.json; lag.sh
+    leaves `sleep` running in a session of its own."""
+    root = walked(base, fixtures)
+    state = base / "state"
+    witness = base / "witness.txt"
+    before_exit(root, DAEMON.format(witness=str(witness), results=str(base / "state-results.json")))
+    in_shell(root, "lag.sh", "setsid sleep 417 >/dev/null 2>&1 &")
+    graded = grade(root, fixtures.root, state, lab="queue", args=sandbox(mode))
+    size = witness.stat().st_size if witness.exists() else 0
+    time.sleep(0.5)
+    growing = (witness.stat().st_size if witness.exists() else 0) != size
+    return Leftovers(graded, growing, root)
+
+
+@dataclass(frozen=True)
+class TwoGraders:
+    first: Graded
+    second: subprocess.CompletedProcess[str]
+    second_seconds: float
+    second_results: dict[str, Any]
+    second_state_exists: bool
+
+
+def two_graders(base: Path, fixtures: FixtureTree, mode: str) -> TwoGraders:
+    """A second grader on the same lab root, with a state dir of its own, while the first runs."""
+    root = walked(base, fixtures, slow=True)
+    first_state, second_state = base / "state-1", base / "state-2"
+    with ThreadPoolExecutor(max_workers=1) as side:
+        first = side.submit(grade, root, fixtures.root, first_state, lab="queue", args=sandbox(mode))
+        wait_for(
+            lambda: any(first_state.glob("*/run/work")) or any(first_state.glob("*/run/scratch")), "grading"
+        )
+        results = base / "second.json"
+        started = time.monotonic()
+        second = subprocess.run(
+            [*grader_argv(root, fixtures.root, second_state, *sandbox(mode)), "--results-json", str(results)],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        seconds = time.monotonic() - started
+        return TwoGraders(
+            first.result(), second, seconds, json.loads(results.read_text()), second_state.exists()
+        )
+
+
+@dataclass(frozen=True)
+class Links:
+    graded: Graded
+    q_is_link: bool
+    target_unchanged: bool
+    outside_db_unchanged: bool
+    db_is_link: bool
+
+
+def links(base: Path, fixtures: FixtureTree, mode: str) -> Links:
+    """LAB_ROOT/q a link to a directory outside the lab root, and q/ledger.db a link to a
+    database elsewhere again."""
+    root = walked(base, fixtures)
+    outside = base / "elsewhere"
+    outside.mkdir()
+    (root / "q").rename(outside / "q")
+    (root / "q").symlink_to(outside / "q")
+    db = base / "databases" / "ledger.db"
+    db.parent.mkdir()
+    (outside / "q" / "ledger.db").rename(db)
+    (outside / "q" / "ledger.db").symlink_to(db)
+    target, db_bytes = tree_digest(outside / "q"), db.read_bytes()
+    graded = grade(root, fixtures.root, base / "state", lab="queue", args=sandbox(mode))
+    return Links(
+        graded,
+        (root / "q").is_symlink() and os.readlink(root / "q") == str(outside / "q"),
+        tree_digest(outside / "q") == target,
+        db.read_bytes() == db_bytes,
+        (outside / "q" / "ledger.db").is_symlink(),
+    )
+
+
+@dataclass(frozen=True)
+class Journal:
+    graded: Graded
+    restored: bool
+    kept: list[Path]  # what the recovery kept instead of deleting
+    named: bool  # ... and said where
+    outside_intact: bool
+
+
+def journal(base: Path, fixtures: FixtureTree, how: str) -> Journal:
+    """A host-mode grader SIGKILLed mid-run; its journal then deleted or forged; the next run."""
+    root = walked(base, fixtures, slow=True)
+    before = tree_digest(root)
+    state = base / "state"
+    outside = base / "precious"
+    outside.mkdir()
+    (outside / "keep.txt").write_text("mine\n")
+    grader = start_grader(grader_argv(root, fixtures.root, state, *sandbox("none")))
+    try:
+        wait_for(lambda: (root / "q" / "inbox").is_dir() and any((root / "q" / "inbox").iterdir()), "a run")
+        time.sleep(0.3)
+    finally:
+        kill_grader(grader.pid)
+        grader.wait()
+    entries = list(state.glob("*/workspaces.json"))
+    assert entries and (root / ".lab-grader-saved.q").is_dir(), "the kill did not interrupt a host-mode grade"
+    if how == "deleted":
+        entries[0].unlink()
+    else:  # forged: the identity of a directory outside, and a path as an old journal had
+        st = outside.stat()
+        entries[0].write_text(f'{{"q": [{st.st_dev}, {st.st_ino}], "target": "{outside}"}}')
+    graded = grade(root, fixtures.root, state, lab="queue", args=sandbox("none"))
+    kept = sorted(root.glob(".lab-grader-kept.q.*"))
+    named = all(path.name in graded.log for path in kept)
+    for path in kept:  # the grader's old working copy, kept because nothing proved it was one
+        shutil.rmtree(path)
+    intact = (outside / "keep.txt").read_text() == "mine\n"
+    return Journal(graded, tree_digest(root) == before, kept, named, intact)
+
+
+@dataclass(frozen=True)
+class Immutable:
+    graded: Graded
+    unchanged: bool
+    state_left: bool
+
+
+def immutable(base: Path, fixtures: FixtureTree, mode: str) -> Immutable:
+    """chattr +i on LAB_ROOT/q: host mode cannot put it aside and back, so it refuses."""
+    needs_chattr(base)
+    root = walked(base, fixtures)
+    before = tree_digest(root)
+    subprocess.run(["chattr", "+i", str(root / "q")], check=True)
+    try:
+        graded = grade(root, fixtures.root, base / "state", lab="queue", args=sandbox(mode))
+        return Immutable(graded, tree_digest(root) == before, (base / "state").exists())
+    finally:
+        subprocess.run(["chattr", "-i", str(root / "q")], check=True)
+
+
+@dataclass(frozen=True)
+class LockedOut:
+    graded: Graded
+    again: Graded
+    restored: bool
+
+
+def locked_out(base: Path, fixtures: FixtureTree, mode: str) -> LockedOut:
+    """consume.py makes the lab root immutable: the restore fails loudly, the next run retries."""
+    needs_chattr(base)
+    root = walked(base, fixtures)
+    flag = base / "hostile"
+    flag.touch()
+    before_exit(
+        root,
+        f"""
+        if os.path.exists({str(flag)!r}):
+            import subprocess
+            subprocess.run(["chattr", "+i", {str(root)!r}], stderr=subprocess.DEVNULL)
+        """,
+    )
+    before = tree_digest(root)
+    try:
+        graded = grade(root, fixtures.root, base / "state", lab="queue", args=sandbox(mode))
+    finally:
+        subprocess.run(["chattr", "-i", str(root)], check=True)
+        flag.unlink()
+    again = grade(root, fixtures.root, base / "state", lab="queue", args=sandbox(mode))
+    return LockedOut(graded, again, tree_digest(root) == before)
+
+
+@dataclass(frozen=True)
+class OddTree:
+    graded: Graded
+    special_kept: bool
+    inodes_kept: bool
+    sparse_kept: bool
+    cwd_alive: bool
+    handle_alive: bool
+
+
+def odd_tree(base: Path, fixtures: FixtureTree, mode: str) -> OddTree:
+    """A FIFO, a socket and a /dev/zero node in q; a name that is not UTF-8 in q/done; a sparse
+    file; a shell whose cwd is q; the ledger held open."""
+    root = walked(base, fixtures)
+    q = root / "q"
+    os.mkfifo(q / "pipe")
+    os.mkfifo(q / "done" / "pipe2")
+    os.mknod(q / "zero", stat.S_IFCHR | 0o666, os.makedev(1, 5))
+    listener = socket.socket(socket.AF_UNIX)
+    listener.bind(str(q / "sock"))
+    with open(os.fsencode(q / "done") + b"/\xff\xfe-bad.json", "w") as f:
+        f.write("{}\n")
+    with open(q / "sparse.bin", "wb") as f:
+        f.truncate(64 << 20)
+        f.seek(32 << 20)
+        f.write(b"x")
+    blocks = (q / "sparse.bin").stat().st_blocks
+    shell = subprocess.Popen(["sleep", "600"], cwd=q)
+    handle = os.open(q / "ledger.db", os.O_RDONLY)
+    ids = inodes(root)
+    try:
+        graded = grade(root, fixtures.root, base / "state", lab="queue", args=sandbox(mode))
+        special = all(
+            check(os.lstat(q / name).st_mode)
+            for name, check in (("pipe", stat.S_ISFIFO), ("zero", stat.S_ISCHR), ("sock", stat.S_ISSOCK))
+        )
+        return OddTree(
+            graded,
+            special and stat.S_ISFIFO(os.lstat(q / "done" / "pipe2").st_mode),
+            inodes(root) == ids,
+            (q / "sparse.bin").stat().st_blocks == blocks,
+            os.readlink(f"/proc/{shell.pid}/cwd") == str(q),
+            os.fstat(handle).st_ino == (q / "ledger.db").stat().st_ino and os.fstat(handle).st_nlink > 0,
+        )
+    finally:
+        shell.kill()
+        shell.wait()
+        os.close(handle)
+        listener.close()
+
+
+@dataclass(frozen=True)
+class Interrupted:
+    returncode: int
+    results: dict[str, Any] | None
+    restored: bool
+    left: list[str]
+    state_left: bool
+    signals: int
+
+
+def interrupted(base: Path, fixtures: FixtureTree, mode: str) -> Interrupted:
+    """Ctrl-C in the middle of grading, then Ctrl-C and SIGTERM every 20 ms during the teardown."""
+    root = walked(base, fixtures, slow=True)
+    before = tree_digest(root)
+    state, results = base / "state", base / "results.json"
+    grader = start_grader(
+        [*grader_argv(root, fixtures.root, state, *sandbox(mode)), "--results-json", str(results)]
+    )
+    inbox = root / "q" / "inbox"
+    wait_for(
+        lambda: any(state.glob("*/run/work/q/inbox/*")) or (inbox.is_dir() and any(inbox.iterdir())), "a run"
+    )
+    time.sleep(0.3)
+    sent = 0
+    while grader.poll() is None and sent < 500:
+        with_signal = signal.SIGINT if sent % 2 == 0 else signal.SIGTERM
+        os.kill(grader.pid, with_signal)
+        sent += 1
+        time.sleep(0.02)
+    code = grader.wait(timeout=120)
+    data = json.loads(results.read_bytes().decode()) if results.exists() else None
+    return Interrupted(
+        code, data, tree_digest(root) == before, processes_mentioning(str(root)), state.exists(), sent
+    )
+
+
+@dataclass(frozen=True)
+class Tampered:
+    graded: Graded
+    fixtures_right: bool
+    code_right: bool
+
+
+def tampering(base: Path, fixtures: FixtureTree, mode: str) -> Tampered:
+    """consume.py writes into the fixture tree, the state dir and the grader's own code."""
+    repo = base / "grader-copy"
+    for name in ("grader", "fixtures", "solutions", "conftest.py", "pyproject.toml"):
+        source = REPO / name
+        if source.is_dir():
+            shutil.copytree(source, repo / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(source, repo / name)
+    own = build(base / "fixtures")  # the test's own fixture tree: this case writes into it
+    pristine = tree_digest(own.root)
+    code = tree_digest(repo / "grader")
+    root = walked(base, own)
+    before_exit(
+        root,
+        f"""
+        for _path, _text in (
+            (os.environ["LAB_FIXTURES"] + "/eai/queue/inbox/zz-tampered.json", "{{}}"),
+            (os.environ["LAB_FIXTURES"] + "/eaimw/partner.py", "# tampered"),
+            (str(Path(os.environ["EAI_MQ_DB"]).parents[2] / "tampered.txt"), "x"),
+            ({str(repo / "grader" / "zz_tampered.py")!r}, "x = 1"),
+        ):
+            try:
+                with open(_path, "a") as _f:
+                    _f.write(_text)
+            except OSError:
+                pass
+        """,
+    )
+    graded = grade(root, own.root, base / "state", lab="queue", args=sandbox(mode), repo=repo)
+    return Tampered(graded, tree_digest(own.root) == pristine, tree_digest(repo / "grader") == code)
+
+
+# running them ----------------------------------------------------------------------------------
+CASES: dict[str, Callable[[Path, FixtureTree, str], Any]] = {
+    "leftovers": leftovers,
+    "links": links,
+    "immutable": immutable,
+    "locked_out": locked_out,
+    "odd_tree": odd_tree,
+    "interrupted": interrupted,
+    "tampering": tampering,
+}
+ONCE: dict[str, tuple[Callable[[Path, FixtureTree, str], Any], str]] = {
+    "two_graders": (two_graders, "namespace"),
+    "journal-deleted": (journal, "deleted"),
+    "journal-forged": (journal, "forged"),
+}
+AT_ONCE = 4  # grader runs at once: mostly waiting on their scripts
+
+
+def _case_of(item: pytest.Item) -> str:
+    """The case a test of this module reads: its ``case`` marker, and its parameter."""
+    marker = item.get_closest_marker("case")
+    assert marker is not None, f"{item.nodeid} names no case"
+    params = getattr(item, "callspec", None)
+    return "-".join([marker.args[0], *(str(v) for v in (params.params.values() if params else ()))])
+
+
+@pytest.fixture(scope="module")
+def outcomes(
+    request: pytest.FixtureRequest, fixture_tree: FixtureTree, workdir: Callable[[str], Path]
+) -> Iterator[dict[str, Future[Any]]]:
+    """Every case a selected test reads, started at once."""
+    jobs = {f"{name}-{mode}": (run, mode) for name, run in CASES.items() for mode in MODES}
+    jobs.update(ONCE)
+    wanted = {
+        _case_of(item) for item in request.session.items if getattr(item, "module", None) is request.module
+    }
+    with ThreadPoolExecutor(max_workers=AT_ONCE) as pool:
+        yield {
+            key: pool.submit(run, workdir(key.replace("_", "-")), fixture_tree, how)
+            for key, (run, how) in jobs.items()
+            if key in wanted
+        }
+
+
+@pytest.fixture
+def hostile(request: pytest.FixtureRequest, outcomes: dict[str, Future[Any]]) -> Any:
+    """The outcome of the case this test reads (waiting for it)."""
+    return outcomes[_case_of(request.node)].result()
+
+
+@pytest.mark.case("leftovers")
+# item 1 ------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("mode", MODES)
+def test_a_process_left_running_is_killed_and_fails_its_scripts_id(hostile: Any, mode: str) -> None:
+    case: Leftovers = hostile
+    graded = case.graded
+    assert graded.not_passed == {"Q3.3", "Q7.1"} and not graded.errors, graded.explain()
+    assert "살아 있었습니다" in graded.outputs["Q3.3"] and "consume.py" in graded.outputs["Q3.3"]
+    assert "sleep 417" in graded.outputs["Q7.1"], graded.outputs["Q7.1"]
+    assert not case.witness_growing, "a daemon outlived the grader"
+    assert not processes_mentioning("sleep 417") and not processes_mentioning(str(case.root))
+    assert graded.lab_root_unchanged
+
+
+# item 2 ------------------------------------------------------------------------------------------
+@pytest.mark.case("two_graders")
+def test_a_second_grader_on_the_same_lab_root_stops_at_once(hostile: Any) -> None:
+    case: TwoGraders = hostile
+    second = case.second
+    assert second.returncode == EXIT_BUSY, second.stdout[-2000:]
+    assert (second.stdout + second.stderr).count("다른 채점기가 이미") == 1, second.stdout[-2000:]
+    assert (
+        case.second_results["tests"] == [] and "다른 채점기가" in case.second_results["extra_data"]["refused"]
+    )
+    assert case.second_results["extra_data"]["gradable"] is False
+    assert not case.second_state_exists  # it touched nothing
+    assert case.second_seconds < 30
+    assert not case.first.not_passed and case.first.lab_root_unchanged, case.first.explain()
+
+
+@pytest.mark.case("links")
+# item 3 ------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("mode", MODES)
+def test_links_stay_links_and_are_never_written_through(hostile: Any, mode: str) -> None:
+    case: Links = hostile
+    assert case.q_is_link and case.db_is_link
+    assert case.target_unchanged and case.outside_db_unchanged
+    assert not case.graded.not_passed, case.graded.explain()
+
+
+@pytest.mark.case("journal")
+# item 4 ------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("how", ["deleted", "forged"])
+def test_a_journal_never_causes_a_deletion(hostile: Any, how: str) -> None:
+    case: Journal = hostile
+    assert case.restored and case.outside_intact
+    assert len(case.kept) == 1, case.graded.log[-3000:]
+    assert (
+        str(case.kept[0]).encode("unicode_escape").decode() in case.graded.log
+        or case.kept[0].name in case.graded.log
+    )
+    assert not case.graded.not_passed, case.graded.explain()
+
+
+@pytest.mark.case("immutable")
+# item 5 ------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("mode", MODES)
+def test_what_cannot_be_put_back_is_refused_before_anything_changes(hostile: Any, mode: str) -> None:
+    case: Immutable = hostile
+    graded = case.graded
+    assert case.unchanged
+    if mode == "namespace":  # nothing of the student's is touched: nothing to put back
+        assert not graded.not_passed, graded.explain()
+        return
+    assert graded.returncode == EXIT_REFUSED, graded.log[-2000:]
+    assert graded.extra["refused"] and "chattr" in graded.extra["refused"] and "/q" in graded.extra["refused"]
+    assert graded.log.count("채점하지 않았습니다") >= 1 and not graded.statuses
+    assert not case.state_left
+
+
+@pytest.mark.case("locked_out")
+@pytest.mark.parametrize("mode", MODES)
+def test_a_restore_that_fails_is_loud_and_retried(hostile: Any, mode: str) -> None:
+    case: LockedOut = hostile
+    if mode == "namespace":  # no CAP_LINUX_IMMUTABLE in the namespace: chattr fails, all is well
+        assert not case.graded.extra["not_restored"] and not case.graded.not_passed, case.graded.explain()
+    else:
+        problems = case.graded.extra["not_restored"]
+        assert problems and ".lab-grader-saved.q" in problems[0], case.graded.log[-3000:]
+        assert case.graded.returncode != 0 and case.graded.extra["gradable"] is False
+        assert "restored" in case.again.log, case.again.log[-3000:]
+    assert case.restored
+
+
+@pytest.mark.case("odd_tree")
+# items 6, 7 (names), 9 -------------------------------------------------------------------------
+@pytest.mark.parametrize("mode", MODES)
+def test_an_odd_tree_is_graded_and_kept_as_it_is(hostile: Any, mode: str) -> None:
+    case: OddTree = hostile
+    graded = case.graded
+    assert not graded.errors, graded.explain()
+    assert "Q1.2" in graded.not_passed and "\\xff\\xfe-bad.json" in graded.outputs["Q1.2"], graded.explain()
+    assert case.special_kept and case.inodes_kept and case.sparse_kept
+    assert case.cwd_alive and case.handle_alive
+    assert graded.lab_root_unchanged
+
+
+@pytest.mark.case("interrupted")
+# item 7 ------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("mode", MODES)
+def test_signals_during_teardown_cannot_skip_the_restore_or_the_results(hostile: Any, mode: str) -> None:
+    case: Interrupted = hostile
+    assert case.signals > 3
+    assert case.results is not None and len(case.results["tests"]) == len(QUEUE.requirements)
+    assert case.restored and not case.left and not case.state_left
+    assert case.returncode != 0
+
+
+@pytest.mark.case("tampering")
+# item 11 -----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("mode", MODES)
+def test_tampering_is_seen_and_set_right(hostile: Any, mode: str) -> None:
+    case: Tampered = hostile
+    graded = case.graded
+    assert case.fixtures_right and graded.lab_root_unchanged
+    if mode == "namespace":  # read-only: every write failed, nothing to see
+        assert case.code_right and graded.extra["gradable"] is True and not graded.not_passed, (
+            graded.explain()
+        )
+        return
+    tampered = graded.extra["tampered"]
+    assert set(tampered) == {"픽스처", "채점기 코드", "채점기 상태 디렉터리"}, tampered
+    assert graded.extra["gradable"] is False and graded.returncode != 0
+    assert "채점 불가" in graded.log
