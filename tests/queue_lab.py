@@ -15,6 +15,7 @@ from pathlib import Path
 
 from fixtures.tree import FixtureTree
 from grader.config import GraderConfig
+from grader.machinery import sandbox
 from grader.queue.catalogue import QUEUE
 from grader.queue.lab import QueueLab
 from grader.queue.scenarios import scenarios
@@ -49,7 +50,7 @@ def queue_lab(
         seed=seed,
         workers=4,
     )
-    grading = Grading(config)
+    grading = Grading(config, sandbox.choose("none"))  # scripts run on the tree laid out here
     try:
         yield QueueLab(grading, fixtures.queue, root / "q", saved)
     finally:

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from grader.catalogue import Catalogue
+from grader.labs import CATALOGUE
 from grader.machinery import proctable
 from grader.machinery.broker import stop_node
 from grader.machinery.inotify import Watcher, travel
@@ -31,7 +32,7 @@ from grader.machinery.sqlscript import run_sql_script, statements
 from grader.machinery.treecopy import remove_tree, working_copy
 from grader.machinery.workspace import Journal, Refused, Workspaces
 from grader.mq.catalogue import MQ
-from grader.plugin import CATALOGUE, _book_closing
+from grader.plugin import _book_closing
 from grader.queue.catalogue import QUEUE
 from grader.report import ResultBook, write_results
 from grader.session import Closing
