@@ -41,10 +41,10 @@ def wrong_about_mistakes(students: list[Student], solo: dict[str, dict[str, str]
             variant = s.variant(lab)
             mine = {rid: o for rid, o in solo[s.name].items() if rid[0] == lab[0].upper()}
             failed = {rid for rid, o in mine.items() if o != "passed"}
-            if failed != variant.fails:
+            if failed != variant.fails_away:
                 problems.append(
                     f"{s.name} ({variant.name}): {lab} ids not passed "
-                    f"{sorted(failed)}, declared {sorted(variant.fails)}"
+                    f"{sorted(failed)}, declared {sorted(variant.fails_away)}"
                 )
     return problems
 

@@ -118,7 +118,8 @@ def parser() -> argparse.ArgumentParser:
         "--scripts-root",
         type=Path,
         help="where the students' scripts see "
-        "their lab root (e.g. /root); needs the grader's namespace sandbox",
+        "their lab root (default: /root where the grader's namespace sandbox works here; "
+        "without namespaces each copy is graded where it is unpacked)",
     )
     batch.add_argument("--sandbox", choices=("auto", "namespace", "none"), default="auto")
     batch.add_argument(

@@ -31,6 +31,7 @@ class GraderConfig:
     workers: int
     sandbox: str = "auto"  # auto | namespace | none
     scripts_root: Path | None = None  # the lab root as the scripts see it (None: lab_root)
+    away_from_pod: bool = False  # a submission graded off its pod: M1.3 reads status.txt
 
     @property
     def student_mode(self) -> bool:
@@ -62,6 +63,7 @@ class GraderConfig:
             workers=config.getoption("grader_workers"),
             sandbox=config.getoption("sandbox"),
             scripts_root=path("scripts_root"),
+            away_from_pod=config.getoption("away_from_pod"),
         )
 
 
@@ -109,6 +111,12 @@ def add_options(parser: pytest.Parser, labs: tuple[str, ...]) -> None:
         "--scripts-root",
         help="the lab root as the student's scripts see it (default: --lab-root); another path "
         "needs the namespace sandbox: the working copies are mounted at PATH/q and PATH/eaimw/mq",
+    )
+    group.addoption(
+        "--away-from-pod",
+        action="store_true",
+        help="the lab root is a submission graded away from the student's lab pod (batch, "
+        "Gradescope, CI): M1.3 judges the node as status.txt shows it, not the live node here",
     )
     group.addoption(
         "--grader-workers", type=int, default=16, help="scenarios run at once (default 16; they mostly wait)"

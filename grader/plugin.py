@@ -263,7 +263,10 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
 
 
 def _where(c: GraderConfig) -> str:
-    return f"lab root: {c.lab_root}" if c.lab_root else "참조 답안(reference) 채점"
+    where = f"lab root: {c.lab_root}" if c.lab_root else "참조 답안(reference) 채점"
+    if c.away_from_pod:
+        where += " (파드 밖 채점: M1.3 은 살아 있는 노드 대신 제출된 status.txt 로 판정)"
+    return where
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -303,5 +306,9 @@ def pytest_unconfigure(config: pytest.Config) -> Generator[None, None, None]:
             book.close("실행되지 않음(채점이 중단됨)")
             seconds = time.monotonic() - config.stash[STARTED]
             write_results(
-                book, grader_config.results_json, seconds, _where(grader_config), {"seed": grader_config.seed}
+                book,
+                grader_config.results_json,
+                seconds,
+                _where(grader_config),
+                {"seed": grader_config.seed, "away_from_pod": grader_config.away_from_pod},
             )

@@ -43,8 +43,9 @@ def roster(size: int) -> list[Student]:
 
 
 def split(lab: str) -> tuple[list[Variant], list[Variant]]:
-    """The lab's correct alternatives and its one-mistake variants."""
-    every = variants(lab)
+    """The lab's correct alternatives and its one-mistake variants, as submissions: a variant
+    that is a state of the student's pod (its broker down) is not something one hands in."""
+    every = [v for v in variants(lab) if not v.student_broker_down]
     return [v for v in every if v.correct], [v for v in every if not v.correct]
 
 

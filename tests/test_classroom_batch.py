@@ -30,8 +30,8 @@ from grader.classroom.batch import (
     run_batch,
 )
 from grader.classroom.results import read_results
-from grader.classroom.runjob import grader_options
 from grader.classroom.version import REPO
+from solutions.walkthrough import walk_queue
 from tests.classgen import Student, hand_in, split
 from tests.classroom import processes_under, root_state
 from tests.grading import grade
@@ -184,11 +184,6 @@ def test_a_hanging_grade_is_stopped_and_is_not_a_score(
     assert again[0].status == GRADED and not again[0].reused
 
 
-def test_the_graders_options_are_read_from_its_help() -> None:
-    options = grader_options()
-    assert {"--lab-root", "--results-json", "--state-dir", "--broker"} <= options
-
-
 def test_scripts_root_needs_the_sandbox(tmp_path: Path) -> None:
     run = subprocess.run(
         [
@@ -212,6 +207,51 @@ def test_scripts_root_needs_the_sandbox(tmp_path: Path) -> None:
     )
     assert run.returncode != 0 and "sandbox" in run.stderr and "LAB_ROOT" in run.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_scripts_that_hard_code_root_see_their_copy_there(
+    fixture_tree: FixtureTree, workdir: Callable[[str], Path]
+) -> None:
+    """By default (namespaces here) each copy is shown to its scripts at /root: a consume.py and
+    replay.sh that ignore LAB_ROOT are graded right, and the machine's own /root is untouched."""
+    base = workdir("hard-coded")
+    folder = base / "submissions" / "jung"
+    walk_queue(folder, fixture_tree.root)
+    for name, old, new in (
+        ("consume.py", 'Path(os.environ.get("LAB_ROOT", "/root"))', 'Path("/root")'),
+        ("replay.sh", "${LAB_ROOT:-/root}", "/root"),
+    ):
+        script = folder / "q" / name
+        text = script.read_text()
+        assert old in text, f"the reference {name} changed: update this test"
+        script.write_text(text.replace(old, new))
+    before = root_state()
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "grader",
+            "batch",
+            str(folder),
+            "--out",
+            str(base / "out"),
+            "--lab",
+            "queue",
+            "--fixtures-dir",
+            str(fixture_tree.root),
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    results = read_results(base / "out" / "jung" / "results.json")
+    outcomes = {rid: t.outcome for rid, t in results.tests.items()}
+    assert len(outcomes) == 28 and set(outcomes.values()) == {"passed"}, outcomes
+    assert root_state() == before
+    assert not processes_under(base)
 
 
 def test_an_interrupted_batch_leaves_nothing_running(

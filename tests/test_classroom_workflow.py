@@ -84,7 +84,7 @@ def test_a_repository_with_a_mistake_fails_the_job(fixture_tree: FixtureTree, tm
     run = _grade_step(tmp_path / "ws", tmp_path / "root")
     assert run.returncode == 1, run.stdout[-4000:]
     summary = (tmp_path / "ws" / "summary.md").read_text()
-    assert "아직 남았습니다" in summary and "Q3.4" in summary and "**관찰:**" in summary
+    assert "아직 남았습니다" in summary and "Q3.4" in summary and "**관찰**:" in summary
     # mq not handed in: said once per missing file, not once per id.
     assert "M2.1, M2.2, M2.3, M2.4 을(를) 판정하지 못했습니다" in summary
     assert "<summary>✗ M2.1" not in summary

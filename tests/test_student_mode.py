@@ -106,13 +106,16 @@ def test_sigkilled_grader_is_repaired_by_the_next_run(
         assert not _daemons(daemon), "a daemon outlived the grader's namespace"
         assert tree_digest(root) == before, "the student's q was touched"
     else:
-        assert _daemons(daemon), "the daemon did not outlive the grader: nothing left to repair"
         assert tree_digest(root) != before and list(state.glob("*/workspaces.json"))
+        # A script's keeper that outlives the grader kills the daemon itself; one that did not
+        # get to leaves it to the next run, which must find it by its marker.
+        survived = bool(_daemons(daemon))
 
     graded = grade(root, fixture_tree.root, state, lab="queue", args=("--sandbox", mode))
     assert not graded.not_passed, graded.explain()
     if mode == "none":
-        assert "restored" in graded.log and "killed" in graded.log, graded.log[-2000:]
+        assert "restored" in graded.log, graded.log[-2000:]
+        assert "killed" in graded.log or not survived, graded.log[-2000:]
     assert tree_digest(root) == before
     assert not state.exists()
     assert not _daemons(daemon) and not processes_mentioning(str(root))

@@ -50,15 +50,21 @@ def queue_graded(fixture_tree: FixtureTree, workdir: Callable[[str], Path]) -> d
     return _grade_all("queue", grade_one)
 
 
+def grade_mq_root(variant: Variant, base: Path, status: str) -> Path:
+    """``variant`` walked into ``base``/root (once), as a student would."""
+    root = base / "root"
+    if not root.exists():
+        walk_mq(root, status, variant.lay_out(base / "solution"))
+        variant.after_walk(root / "eaimw" / "mq")
+    return root
+
+
 def grade_mq(
     variant: Variant, base: Path, fixtures: Path, broker: SharedBroker, status: str, seed: int | None = None
 ) -> Graded:
     """Walk ``variant`` into ``base``/root (once) and grade it on the shared node; a variant
     whose student broker is down is graded in student mode on a private node of its own."""
-    root = base / "root"
-    if not root.exists():
-        walk_mq(root, status, variant.lay_out(base / "solution"))
-        variant.after_walk(root / "eaimw" / "mq")
+    root = grade_mq_root(variant, base, status)
     seeded = ("--grader-seed", str(seed)) if seed is not None else ()
     if not variant.student_broker_down:
         state = base / f"state-{seed}"

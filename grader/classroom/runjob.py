@@ -8,7 +8,6 @@ so its scripts' process groups and snapshots never outlive it.
 from __future__ import annotations
 
 import contextlib
-import functools
 import os
 import signal
 import subprocess
@@ -20,6 +19,7 @@ from pathlib import Path
 
 from grader.classroom.results import Results, ResultsUnreadable, read_results
 from grader.classroom.version import REPO
+from grader.machinery import sandbox
 from grader.machinery.broker import Broker
 from grader.machinery.rundir import GraderBusy, RunDir
 
@@ -60,7 +60,7 @@ class GraderRun:
     labs: tuple[str, ...]
     broker: BrokerAccess | None
     timeout: float
-    scripts_root: Path | None = None  # needs the grader's sandbox (see sandbox_options)
+    scripts_root: Path | None = None  # where scripts see the lab root (see sandbox_options)
     sandbox: str | None = None
 
     def argv(self) -> list[str]:
@@ -80,6 +80,7 @@ class GraderRun:
             str(self.results_json),
             "--state-dir",
             str(self.state_dir),
+            "--away-from-pod",  # a submission: the student's own node is not here to ask (M1.3)
         ]
         if len(self.labs) == 1:
             argv += ["--lab", self.labs[0]]
@@ -213,33 +214,34 @@ def scoreboard_of(log: str) -> str:
     return "\n".join(board).strip() + "\n"
 
 
-@functools.cache
-def grader_options() -> frozenset[str]:
-    """The long options this grader's ``pytest grader`` accepts (for the coming --scripts-root
-    and --sandbox: used only once they exist)."""
-    help_text = subprocess.run(
-        [sys.executable, "-m", "pytest", "grader", "--help"],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    ).stdout
-    return frozenset(word.split("=")[0].rstrip(",") for word in help_text.split() if word.startswith("--"))
+SCRIPTS_ROOT = Path("/root")  # where the labs' scripts expect their lab root
 
 
-def sandbox_options(scripts_root: Path | None, sandbox: str) -> tuple[Path | None, str | None]:
-    """(--scripts-root, --sandbox) to pass, or an error when scripts must see another lab root
-    than the one graded and this grader has no sandbox to show it to them."""
-    if scripts_root is None:
-        return None, None
-    if not {"--scripts-root", "--sandbox"} <= grader_options() or sandbox == "none":
+def sandbox_options(scripts_root: Path | None, requested: str) -> tuple[Path | None, str]:
+    """(--scripts-root, --sandbox) for every submission's grade.
+
+    Scripts hard-code /root/q and /root/eaimw/mq, so by default each copy is shown to its
+    scripts at /root, inside the grader's namespace sandbox (the machine's own /root is never
+    touched). Without namespaces here that cannot be done: each copy is graded where it is
+    unpacked (scripts that honour LAB_ROOT are graded right), and batch says so once. Asking
+    for /root (or namespaces) where they cannot be had is an error before anything runs."""
+    try:
+        chosen = sandbox.choose(requested)
+    except sandbox.SandboxUnavailable as exc:
+        raise SystemExit(f"--sandbox {requested}: {exc}") from None
+    if chosen.namespaces:
+        return (scripts_root or SCRIPTS_ROOT), chosen.mechanism
+    if scripts_root is not None:
         raise SystemExit(
             f"--scripts-root {scripts_root}: the student's scripts can only see their copy at "
-            f"{scripts_root} inside the grader's namespace sandbox (pytest grader --sandbox), "
-            "which this grader does not have"
-            + (" enabled" if sandbox == "none" else " yet")
-            + ". Without --scripts-root each copy is graded where it is unpacked: scripts that "
-            "honour LAB_ROOT are graded correctly, scripts that hard-code /root/q are not."
+            f"{scripts_root} inside the grader's namespace sandbox, and it is not available "
+            f"({chosen.why}). Without --scripts-root each copy is graded where it is unpacked: "
+            "scripts that honour LAB_ROOT are graded correctly, scripts that hard-code /root/q "
+            "are not."
         )
-    return scripts_root, sandbox
+    print(
+        f"batch: no namespace sandbox ({chosen.why}): each submission is graded where it is "
+        "unpacked; scripts that hard-code /root/q instead of honouring LAB_ROOT will fail",
+        file=sys.stderr,
+    )
+    return None, chosen.mechanism

@@ -18,6 +18,7 @@ class NodeLimit:
     answers: bool
     limit: str | None  # `vm_memory_monitor:get_memory_limit()` as printed; None when unread
     error: str | None  # why rabbitmqctl could not read it (a student FAIL: the node misbehaves)
+    from_status_txt: bool = False  # graded away from the pod: what status.txt shows
 
 
 @dataclass(frozen=True)

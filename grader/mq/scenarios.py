@@ -67,7 +67,10 @@ def mq_stage(mq_lab: MqLab) -> Stage:
 def student_node(lab: MqLab) -> NodeLimit:
     """M1.3: the judged node answers and its live memory limit (read alongside the scenarios).
     The management API reports the limit the node computed (no statistic that lags: a fixed
-    figure); a node that has not reported it yet is asked through rabbitmqctl."""
+    figure); a node that has not reported it yet is asked through rabbitmqctl. Away from the
+    student's pod there is no node of theirs to ask: the check reads status.txt instead."""
+    if lab.grading.config.away_from_pod:
+        return NodeLimit(answers=False, limit=None, error=None, from_status_txt=True)
     node = lab.student_node()
     if node is None:
         return NodeLimit(answers=False, limit=None, error=None)

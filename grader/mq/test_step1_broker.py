@@ -14,6 +14,8 @@ from grader.verdict import Check
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 WATERMARK_LINE = re.compile(r"Memory high watermark setting:\s*0\.5369 gb")
 LIMIT_512MIB = str(512 * 1024 * 1024)  # the computed limit in bytes
+COMPUTED = re.compile(r"computed to:\s*([0-9.]+)\s*gb")  # status's own figure of that limit
+GB_512MIB = f"{512 * 1024 * 1024 / 1e9:.4f}"  # 0.5369: status prints gb as 10^9 bytes
 
 
 def _status(req: Check, mq_lab: MqLab, mq_stage: Stage) -> str:
@@ -47,8 +49,22 @@ def test_M1_2_watermark_is_512mib(req: Check, mq_lab: MqLab, mq_stage: Stage) ->
 
 
 @pytest.mark.req("M1.3")
-def test_M1_3_node_answers_with_512mib(req: Check, student_node: NodeLimit) -> None:
+def test_M1_3_node_answers_with_512mib(
+    req: Check, student_node: NodeLimit, mq_lab: MqLab, mq_stage: Stage
+) -> None:
     seen = student_node
+    if seen.from_status_txt:  # graded away from the pod: the node as status.txt shows it
+        text = _status(req, mq_lab, mq_stage)
+        computed = COMPUTED.search(text)
+        req.expect(
+            bool(re.search(r"(Status of node|Node name:)\s*rabbit@localhost\b", text))
+            and computed is not None
+            and computed.group(1) == GB_512MIB,
+            f"{edges.LIVE_NODE} (파드 밖 채점: 살아 있는 노드 대신 제출된 status.txt 로 판정): "
+            f"노드가 계산한 메모리 한도 {computed.group(1) + ' gb' if computed else '(computed to 없음)'} "
+            f"(기대: rabbit@localhost, {GB_512MIB} gb = 512MiB)",
+        )
+        return
     req.expect(seen.answers, f"{edges.LIVE_NODE}: rabbit@localhost 가 5672/15672 에서 응답하지 않음")
     req.expect(
         seen.error is None, f"{edges.LIVE_NODE}: rabbitmqctl -n rabbit@localhost 가 실패: {seen.error}"

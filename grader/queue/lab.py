@@ -65,12 +65,19 @@ class QueueLab:
         what = kind(mode)
         return None if what is None else Missing(self.shown(name), f"보통 파일이 아니라 {what}")
 
+    def student_ledger(self) -> Path:
+        """The student's ledger.db as last committed, in a fresh copy (see ledger.as_committed):
+        what every check of the ledger reads."""
+        return ledger.as_committed(
+            self.saved / "ledger.db", self.grading.scratch_dir("student-ledger") / "ledger.db"
+        )
+
     @cached_property
     def blank_ledger(self) -> Path | None:
         """The student's ledger schema with no row processed, or None (no usable ledger.db):
         every behaviour run starts from a copy. Made once, under ``exclusive``."""
         blank = self.grading.scratch_dir("ledger") / "blank.db"
-        return blank if ledger.blank_copy(self.saved / "ledger.db", blank) else None
+        return blank if ledger.blank_copy(self.student_ledger(), blank) else None
 
     def reset(self) -> None:
         """Empty queue dirs and a fresh ledger (see queuedir.reset); call under ``exclusive``."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import shutil
 import sqlite3
 from collections.abc import Iterable, Mapping
 from contextlib import closing
@@ -98,6 +100,24 @@ def processed_ddl(db: Path) -> str | None:
             "SELECT sql FROM sqlite_master WHERE type = 'table' AND lower(name) = 'processed'"
         ).fetchone()
     return str(found[0]) if found else None
+
+
+def as_committed(db: Path, dest: Path) -> Path:
+    """``dest``: a byte copy of the student's ``db`` and the files SQLite keeps beside it, opened
+    once so that SQLite rolls back what no one committed; ``db`` itself when it is missing or not
+    a regular file (the caller reports that). The grader reads the copy: a student's process
+    holding the ledger in a transaction stands in nobody's way, and the student's files are
+    never opened for writing."""
+    if not db.is_file() or kind(db.stat().st_mode) is not None:
+        return db
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    for suffix in ("", *COMPANIONS):
+        source = db.with_name(db.name + suffix)
+        if source.is_file():
+            shutil.copyfile(source, dest.with_name(dest.name + suffix))
+    with contextlib.suppress(sqlite3.Error), closing(sqlite3.connect(dest, timeout=1)) as conn:
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()  # a hot journal rolls back
+    return dest
 
 
 def copy_of(db: Path, dest: Path) -> None:

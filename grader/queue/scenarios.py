@@ -269,7 +269,7 @@ class OrderChecks:
 
 def _own_ledger(lab: QueueLab, work: Path, sql: str) -> tuple[SqlResult | Missing, str | None]:
     """The SQL on a copy of the student's ledger, and the student's CREATE TABLE processed."""
-    student_db = lab.saved / "ledger.db"
+    student_db = lab.student_ledger()
     shown = lab.shown("ledger.db")
     if not student_db.exists():
         return Missing(shown), None

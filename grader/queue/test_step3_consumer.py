@@ -88,7 +88,7 @@ def _expect_runs_ok(req: Check, runs: tuple[RunResult, ...], what: str) -> None:
 
 @pytest.mark.req("Q3.1")
 def test_Q3_1_processed_table_with_unique_msg_id(req: Check, queue_lab: QueueLab) -> None:
-    db = queue_lab.saved / "ledger.db"
+    db = queue_lab.student_ledger()
     req.needs(db, queue_lab.shown("ledger.db"))
     problem = ledger.problem(db)
     req.expect(

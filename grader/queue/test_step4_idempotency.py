@@ -24,7 +24,7 @@ def test_Q4_1_done_and_error_counts(req: Check, queue_lab: QueueLab) -> None:
 
 @pytest.mark.req("Q4.2")
 def test_Q4_2_processed_holds_the_unique_messages(req: Check, queue_lab: QueueLab) -> None:
-    db = queue_lab.saved / "ledger.db"
+    db = queue_lab.student_ledger()
     req.needs(db, queue_lab.shown("ledger.db"))
     problem = ledger.problem(db)
     req.expect(problem is None, f"{queue_lab.shown('ledger.db')}: {problem}", hint="Q3.1 을 먼저 고치세요.")

@@ -8,6 +8,9 @@
         after-walk.sh   optional: steps the student did by hand, run in the lab directory
                         after the walkthrough (bash, cwd = LAB_ROOT/q or LAB_ROOT/eaimw/mq)
 
+variant.toml may also say away_fails = [...] (mq): the exact ids it must fail when graded away
+from the student's pod (--away-from-pod: M1.3 reads status.txt), when they differ from fails.
+
 variant.toml may also say student_broker = "down" (mq): the student's rabbit@localhost is not
 running when they grade (the grader then finds no node on 5672 and starts its own).
 
@@ -37,16 +40,23 @@ class Variant:
     why: str
     fails: frozenset[str]  # exactly the ids it must fail; empty for a correct solution
     student_broker_down: bool = False
+    away_fails: frozenset[str] | None = None  # graded away from the pod, when not ``fails``
 
     @classmethod
     def named(cls, lab: str, name: str) -> Variant:
         folder = VARIANTS / lab / name
         data = tomllib.loads((folder / "variant.toml").read_text())
-        unknown = data.keys() - {"why", "fails", "student_broker"}
+        unknown = data.keys() - {"why", "fails", "student_broker", "away_fails"}
         if unknown or data.get("student_broker", "down") != "down":
             raise ValueError(f"{folder}/variant.toml: unknown keys {sorted(unknown)} or student_broker")
         why = " ".join(data["why"].split())
-        return cls(lab, name, folder, why, frozenset(data["fails"]), "student_broker" in data)
+        away = frozenset(data["away_fails"]) if "away_fails" in data else None
+        return cls(lab, name, folder, why, frozenset(data["fails"]), "student_broker" in data, away)
+
+    @property
+    def fails_away(self) -> frozenset[str]:
+        """The ids it must fail when graded away from the student's pod (class grading)."""
+        return self.fails if self.away_fails is None else self.away_fails
 
     @property
     def correct(self) -> bool:
