@@ -179,7 +179,13 @@ class Grading:
             return Confinement(self.sandbox)
         with self._lock:
             if self._namespace is None:
+                # The interpreter behind a virtualenv may live anywhere, even below the scripts'
+                # lab root (pyenv in /root): it is mounted over the empty root like the rest.
+                interpreter = Path(os.path.realpath(sys.executable)).parent.parent
                 read_only = [REPO, Path(sys.prefix), self.fixtures.root, self.config.state_dir]
+                read_only += [
+                    p for p in {interpreter, Path(sys.base_prefix)} if p.is_relative_to(self.scripts_root)
+                ]
                 mounts = [Mount(path, path) for path in read_only]
                 mounts.append(Mount(self.rundir.scripts_scratch, self.rundir.scripts_scratch, writable=True))
                 lab_mounts, views = self.workspaces.mounts()
