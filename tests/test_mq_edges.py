@@ -108,6 +108,21 @@ def test_the_watch_output_is_read_per_vhost_and_per_look() -> None:
     assert lines.seen_from("lab-grader-9-1-a", 1.5) == []  # no look after it yet
 
 
+def test_a_look_a_busy_queue_did_not_answer_changes_nothing() -> None:
+    """Under load a queue process may not answer the watch's look ("?"): that is no news, never
+    a queue that vanished (which would read as empty and end waits early)."""
+    lines = live.Lines()
+    for line in (
+        "s 1 1000 v claim.in 24 0 0 -",
+        "s 2 1050 v claim.in ?",
+        "s 3 1100 v claim.in 22 2 1 true:2",
+    ):
+        lines.feed(line)
+    states = lines.seen_from("v", 1.04)
+    assert [(s.at, s.ready, s.unacked) for s in states] == [(1.05, 24, 0), (1.1, 22, 2)]
+    assert all(s.claim is not None for s in states)
+
+
 def _db(tmp_path: Path, *statements: str) -> Path:
     path = tmp_path / "processed.db"
     with closing(sqlite3.connect(path)) as conn:

@@ -36,7 +36,8 @@ LIMIT = 600.0  # the loop inside the broker ends by itself after this long, what
 UP_WAIT = 60.0  # for the watch's first line: a VM boot on a machine under load
 EVERY_MS, BEAT_MS = 20, 100
 
-# Lines: "s SEQ STAMP VHOST QUEUE R U C SETTINGS" (a queue changed; "-" for R when it is gone)
+# Lines: "s SEQ STAMP VHOST QUEUE R U C SETTINGS" (a queue changed; "-" for R when it is gone,
+#                                                 "?" when the queue did not answer the look)
 #        "h SEQ STAMP"                            (a look that changed nothing)
 # SEQ numbers the looks; every line of one look carries its SEQ and STAMP, the wall clock when
 # the look began: what a look reports was in the queues at or after its STAMP.
@@ -54,7 +55,7 @@ Look = fun(Q) ->
         io_lib:format("~b ~b ~b ~s", [proplists:get_value(messages_ready, I),
             proplists:get_value(messages_unacknowledged, I), proplists:get_value(consumers, I),
             case Cs of [] -> "-"; _ -> string:join(Cs, ",") end])
-    catch _:_ -> "-" end
+    catch _:_ -> "?" end
 end,
 Start = erlang:monotonic_time(millisecond),
 Loop = fun L(Prev, Seq, NextBeat) ->
@@ -163,6 +164,8 @@ class Lines:
             self._last_seq = seq
         if words[0] == "s" and len(words) >= 5:
             vhost, queue, rest = words[3], words[4], words[5] if len(words) > 5 else "-"
+            if rest.strip() == "?":  # a busy queue process did not answer: nothing learnt
+                return
             states = self._states.setdefault(vhost, [])
             before = states[-1] if states else Figures(at, None, None)
             figures = queue_figures(rest)

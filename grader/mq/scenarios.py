@@ -321,7 +321,7 @@ def _prefetch(lab: MqLab, name: str, prefetch: int, *extra: str) -> PrefetchRun 
         watched_from = time.time()
         process = scene.consumer(STOPPED_RUN, *extra)
         took = watch.when(
-            lambda f: f.consumers > 0 or f.unacked > 0 or f.ready < len(batch),
+            lambda f: f.claim is not None and (f.consumers > 0 or f.unacked > 0 or f.ready < len(batch)),
             timeout=TAKE_WAIT,
             until=lambda: not process.running(),
         )
