@@ -325,6 +325,14 @@ def _prefetch(lab: MqLab, name: str, prefetch: int, *extra: str) -> PrefetchRun 
             timeout=TAKE_WAIT,
             until=lambda: not process.running(),
         )
+        if took is not None and took.consumers == 0 and took.unacked == 0:
+            # claim.in shrank before anyone was seen holding a claim (a loaded broker answers
+            # the watch's looks a second apart): the window starts once someone holds one.
+            watch.when(
+                lambda f: f.consumers > 0 or f.unacked > 0,
+                timeout=TAKE_WAIT,
+                until=lambda: not process.running(),
+            )
         if took is not None:  # the window, cut short once the limit is clearly broken
             watch.when(lambda f: f.unacked > prefetch, timeout=PREFETCH_WINDOW)
         seen = watch.since(watched_from) if took is not None else []
