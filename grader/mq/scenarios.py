@@ -422,5 +422,7 @@ def record_only_success(lab: MqLab) -> RecordOnSuccess | Missing:
         first = drive.consume_until_decided(lab, scene, [busy, no_docs], then_barrier=True)
         scene.partner.control(accept_busy=True)
         again = [busy, no_docs.with_docs(lab.grading.rng("record-docs"))]
-        second = drive.consume_until_decided(lab, scene, again)
+        # The partner's counts go on from the first run, so "every claim POSTed" holds at once:
+        # the barrier (handled after both, in order) says when the consumer is through with them.
+        second = drive.consume_until_decided(lab, scene, again, then_barrier=True)
         return RecordOnSuccess(busy=busy, no_docs=no_docs, first=first, second=second)
