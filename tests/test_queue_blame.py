@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import stat
@@ -148,6 +149,13 @@ def test_special_files_as_the_students_files(lab: QueueLab) -> None:
         sock.close()
 
 
+READERS = (
+    "grader/__init__.py",
+    "grader/machinery/__init__.py",
+    "grader/machinery/textfile.py",
+    "grader/queue/__init__.py",
+    "grader/queue/ledger.py",
+)
 NOBODY = ("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups")
 READ_AS_NOBODY = """
 import json, sys
@@ -176,8 +184,15 @@ def test_unreadable_files_without_root(walked: Path) -> None:
         for name in ("dup.txt", "ledger.db"):
             (q / name).write_bytes((walked / name).read_bytes())
             (q / name).chmod(0o600)  # root's own
+        # The readers, where nobody can import them whatever the checkout's permissions (a
+        # fresh `mktemp -d` clone is 0700).
+        code = base / "code"
+        for module in READERS:
+            (code / module).parent.mkdir(mode=0o755, parents=True, exist_ok=True)
+            shutil.copyfile(REPO / module, code / module)
+            (code / module).chmod(0o644)
         run = subprocess.run(
-            [*NOBODY, sys.executable, "-c", READ_AS_NOBODY, str(REPO), str(q)],
+            [*NOBODY, sys.executable, "-c", READ_AS_NOBODY, str(code), str(q)],
             capture_output=True,
             text=True,
             timeout=60,
