@@ -25,26 +25,64 @@ from solutions.walkthrough import walk_queue
 from tests.grading import grade
 from tests.variants.variant import Variant, variants
 
+Verdicts = dict[int, frozenset[str]]  # seed -> the ids a variant did not pass
+
+
+def options(description: str, jobs: int) -> argparse.Namespace:
+    """The command line both seed benchmarks share."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--seeds", type=int, default=10)
+    parser.add_argument("--jobs", type=int, default=jobs)
+    parser.add_argument("--only", nargs="*", default=None)
+    return parser.parse_args()
+
+
+def chosen(lab: str, args: argparse.Namespace) -> tuple[list[Variant], list[int]]:
+    """The variants asked for and the seeds to grade them under."""
+    return (
+        [v for v in variants(lab) if args.only is None or v.name in args.only],
+        [1000 + 7919 * i for i in range(args.seeds)],
+    )
+
+
+def report(results: list[tuple[Variant, Verdicts, set[str]]], seeds: list[int], started: float) -> int:
+    """Print each variant's verdicts; 1 when any changed with the seed, differs from its
+    declaration, or met a harness error."""
+    bad = 0
+    for variant, failed, errors in results:
+        verdicts = set(failed.values())
+        steady = len(verdicts) == 1
+        declared = all(f == variant.fails for f in failed.values())
+        ok = steady and declared and not errors
+        bad += not ok
+        shown = sorted(next(iter(verdicts))) if steady else "varies"
+        print(f"{'ok ' if ok else 'BAD'} {variant.name}: failed {shown} (declared {sorted(variant.fails)})")
+        if not steady:
+            for seed, ids in failed.items():
+                print(f"      seed {seed}: {sorted(ids)}")
+        if errors:
+            print(f"      harness errors on {sorted(errors)}")
+    print(
+        f"{len(results)} variants x {len(seeds)} seeds in {time.monotonic() - started:.0f} s: "
+        + ("all verdicts identical across seeds and as declared" if not bad else f"{bad} not")
+    )
+    return 1 if bad else 0
+
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=int, default=10)
-    parser.add_argument("--jobs", type=int, default=3)
-    parser.add_argument("--only", nargs="*", default=None)
-    args = parser.parse_args()
-    chosen = [v for v in variants("queue") if args.only is None or v.name in args.only]
-    seeds = [1000 + 7919 * i for i in range(args.seeds)]
+    args = options(__doc__.splitlines()[0], jobs=3)
+    picked, seeds = chosen("queue", args)
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="seeds-", dir="/var/tmp") as tmp:
         base = Path(tmp)
         fixtures = build(base / "fixtures").root
 
-        def grade_all(variant: Variant) -> tuple[Variant, dict[int, frozenset[str]], dict[int, set[str]]]:
+        def grade_all(variant: Variant) -> tuple[Variant, Verdicts, set[str]]:
             work = base / variant.name
             walk_queue(work / "root", fixtures, variant.lay_out(work / "solution"))
             variant.after_walk(work / "root" / "q")
-            failed: dict[int, frozenset[str]] = {}
-            errors: dict[int, set[str]] = {}
+            failed: Verdicts = {}
+            errors: set[str] = set()
             for seed in seeds:
                 graded = grade(
                     work / "root",
@@ -54,31 +92,12 @@ def main() -> int:
                     args=("--grader-seed", str(seed)),
                 )
                 failed[seed] = frozenset(graded.not_passed)
-                errors[seed] = graded.errors
+                errors |= graded.errors
             return variant, failed, errors
 
         with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-            results = list(pool.map(grade_all, chosen))
-    bad = 0
-    for variant, failed, errors in results:
-        verdicts = set(failed.values())
-        steady = len(verdicts) == 1
-        declared = all(f == variant.fails for f in failed.values())
-        errored = sorted({rid for e in errors.values() for rid in e})
-        ok = steady and declared and not errored
-        bad += not ok
-        shown = sorted(next(iter(verdicts))) if steady else "varies"
-        print(f"{'ok ' if ok else 'BAD'} {variant.name}: failed {shown} (declared {sorted(variant.fails)})")
-        if not steady:
-            for seed, ids in failed.items():
-                print(f"      seed {seed}: {sorted(ids)}")
-        if errored:
-            print(f"      harness errors on {errored}")
-    print(
-        f"{len(results)} variants x {len(seeds)} seeds in {time.monotonic() - started:.0f} s: "
-        f"{'all verdicts identical across seeds and as declared' if not bad else f'{bad} not'}"
-    )
-    return 1 if bad else 0
+            results = list(pool.map(grade_all, picked))
+    return report(results, seeds, started)
 
 
 if __name__ == "__main__":
