@@ -152,3 +152,15 @@ def assert_rejected_on_exactly(result: Graded, ids: frozenset[str]) -> None:
     )
     assert result.returncode == 1, result.explain()
     assert result.lab_root_unchanged
+
+
+def hard_code_lab_root(q: Path, root: Path) -> None:
+    """Make the reference consume.py and replay.sh in ``q`` ignore LAB_ROOT and use ``root`` as
+    written in (as a student who hard-codes /root would)."""
+    for name, old, new in (
+        ("consume.py", 'Path(os.environ.get("LAB_ROOT", "/root"))', f'Path("{root}")'),
+        ("replay.sh", "${LAB_ROOT:-/root}", str(root)),
+    ):
+        text = (q / name).read_text()
+        assert old in text, f"the reference {name} changed: update hard_code_lab_root"
+        (q / name).write_text(text.replace(old, new))

@@ -20,7 +20,7 @@ from grader.machinery.snapshot import tree_digest
 from grader.mq.catalogue import MQ
 from solutions.walkthrough import walk_mq, walk_queue
 from tests.conftest import SharedBroker
-from tests.grading import REPO, grade, kill_grader, processes_mentioning
+from tests.grading import REPO, grade, hard_code_lab_root, kill_grader, processes_mentioning
 from tests.variants.variant import Variant
 
 SLOW = Variant.named("queue", "_slow_but_correct")
@@ -132,11 +132,7 @@ def test_scripts_root_shows_the_scripts_their_lab_root_where_they_expect_it(
     view = base / "machine-root"  # stands for the machine's /root
     view.mkdir()
     (view / "machine.txt").write_text("the machine's own\n")
-    consume, replay = root / "q" / "consume.py", root / "q" / "replay.sh"
-    consume.write_text(
-        consume.read_text().replace('Path(os.environ.get("LAB_ROOT", "/root"))', f'Path("{view}")')
-    )
-    replay.write_text(replay.read_text().replace('q="${LAB_ROOT:-/root}/q"', f'q="{view}/q"'))
+    hard_code_lab_root(root / "q", view)
     state = workdir("scripts-root-state") / "s"
     graded = grade(root, fixture_tree.root, state, lab="queue", args=("--scripts-root", str(view)))
     assert not graded.not_passed and graded.lab_root_unchanged, graded.explain()
