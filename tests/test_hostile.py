@@ -125,6 +125,10 @@ class Leftovers:
     graded: Graded
     witness_growing: bool
     root: Path
+    sleep: str  # the command lag.sh left running
+
+
+LEFTOVER_SLEEP = {"namespace": 417, "none": 419}
 
 
 def leftovers(base: Path, fixtures: FixtureTree, mode: str) -> Leftovers:
@@ -134,12 +138,14 @@ def leftovers(base: Path, fixtures: FixtureTree, mode: str) -> Leftovers:
     state = base / "state"
     witness = base / "witness.txt"
     before_exit(root, DAEMON.format(witness=str(witness), results=str(base / "state-results.json")))
-    in_shell(root, "lag.sh", "setsid sleep 417 >/dev/null 2>&1 &")
+    # Both modes' cases run at once: each leaves a sleep of its own length, told apart below.
+    sleep = f"sleep {LEFTOVER_SLEEP[mode]}"
+    in_shell(root, "lag.sh", f"setsid {sleep} >/dev/null 2>&1 &")
     graded = grade(root, fixtures.root, state, lab="queue", args=sandbox(mode))
     size = witness.stat().st_size if witness.exists() else 0
     time.sleep(0.5)
     growing = (witness.stat().st_size if witness.exists() else 0) != size
-    return Leftovers(graded, growing, root)
+    return Leftovers(graded, growing, root, sleep)
 
 
 @dataclass(frozen=True)
@@ -483,9 +489,9 @@ def test_a_process_left_running_is_killed_and_fails_its_scripts_id(hostile: Any,
     graded = case.graded
     assert graded.not_passed == {"Q3.3", "Q7.1"} and not graded.errors, graded.explain()
     assert "살아 있었습니다" in graded.outputs["Q3.3"] and "consume.py" in graded.outputs["Q3.3"]
-    assert "sleep 417" in graded.outputs["Q7.1"], graded.outputs["Q7.1"]
+    assert case.sleep in graded.outputs["Q7.1"], graded.outputs["Q7.1"]
     assert not case.witness_growing, "a daemon outlived the grader"
-    assert not processes_mentioning("sleep 417") and not processes_mentioning(str(case.root))
+    assert not processes_mentioning(case.sleep) and not processes_mentioning(str(case.root))
     assert graded.lab_root_unchanged
 
 
