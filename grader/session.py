@@ -186,8 +186,11 @@ class Grading:
                 read_only += [
                     p for p in {interpreter, Path(sys.base_prefix)} if p.is_relative_to(self.scripts_root)
                 ]
-                mounts = [Mount(path, path) for path in read_only]
-                mounts.append(Mount(self.rundir.scripts_scratch, self.rundir.scripts_scratch, writable=True))
+                # Each where its links lead: bwrap cannot mount on a path through a link
+                # (a virtualenv or a checkout reached by one).
+                real = sorted({Path(os.path.realpath(path)) for path in read_only})
+                scratch = Path(os.path.realpath(self.rundir.scripts_scratch))
+                mounts = [Mount(path, path) for path in real] + [Mount(scratch, scratch, writable=True)]
                 lab_mounts, views = self.workspaces.mounts()
                 self._namespace = Namespace(mounts + lab_mounts)
                 self._views = tuple(views)

@@ -56,13 +56,14 @@ def grade(
     env: dict[str, str] | None = None,
     timeout: float = 600,
     repo: Path = REPO,
+    python: str = sys.executable,
 ) -> Graded:
     """Grade ``lab_root`` with the grader of ``repo`` (a copy, for a test that lets scripts
-    write into the grader's own files), as its users do."""
+    write into the grader's own files) run by ``python``, as its users do."""
     results = state_dir.parent / f"{state_dir.name}-results.json"
     # fmt: off
     argv = [
-        sys.executable, "-m", "pytest", "grader", "-q", "-p", "no:cacheprovider",
+        python, "-m", "pytest", "grader", "-q", "-p", "no:cacheprovider",
         "--lab-root", str(lab_root), "--fixtures-dir", str(fixtures), "--lab", lab,
         "--results-json", str(results), "--state-dir", str(state_dir), *args,
         *(("--grader-seed", SEED) if SEED else ()),

@@ -143,6 +143,25 @@ def test_scripts_root_shows_the_scripts_their_lab_root_where_they_expect_it(
     assert refused.returncode == EXIT_REFUSED and "--scripts-root" in refused.extra["refused"]
 
 
+def test_a_grader_reached_through_links_grades_as_any(
+    fixture_tree: FixtureTree, workdir: Callable[[str], Path]
+) -> None:
+    """The checkout, the virtualenv and the state dir each reached through a symbolic link (a
+    venv linked in from elsewhere, a checkout under a linked home): the namespace mounts them
+    where the links lead, and the reference passes every id."""
+    base = workdir("linked")
+    root = base / "root"
+    walk_queue(root, fixture_tree.root)
+    (base / "state-real").mkdir()
+    for link, target in (("checkout", REPO), ("venv", Path(sys.prefix)), ("state", base / "state-real")):
+        (base / link).symlink_to(target, target_is_directory=True)
+    python = str(base / "venv" / "bin" / Path(sys.executable).name)
+    graded = grade(
+        root, fixture_tree.root, base / "state" / "s", lab="queue", repo=base / "checkout", python=python
+    )
+    assert not graded.not_passed and graded.returncode == 0, graded.explain()
+
+
 @pytest.mark.parametrize("mode", ["namespace", "none"])
 def test_a_big_queue_folder_costs_the_grade_next_to_nothing(
     fixture_tree: FixtureTree, workdir: Callable[[str], Path], mode: str
