@@ -13,8 +13,11 @@
 
 from __future__ import annotations
 
+import importlib
 import time
 from collections.abc import Generator, Iterable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -25,14 +28,14 @@ from grader.machinery.interrupts import Interrupts
 from grader.machinery.rundir import GraderBusy
 from grader.machinery.runner import Leftover
 from grader.machinery.workspace import Refused
-from grader.mq import scenarios as mq_scenarios
-from grader.mq.lab import MqLab
-from grader.queue import scenarios as queue_scenarios
-from grader.queue.lab import QueueLab
 from grader.report import ResultBook, printable, scoreboard, write_results
+from grader.scenario import Scenarios
 from grader.session import Closing, Grading
 from grader.verdict import Check, Finding, Missing, StudentFailure
-from solutions import walkthrough
+
+if TYPE_CHECKING:
+    from grader.mq.lab import MqLab
+    from grader.queue.lab import QueueLab
 
 CONFIG = pytest.StashKey[GraderConfig]()
 BOOK = pytest.StashKey[ResultBook]()
@@ -40,6 +43,10 @@ STARTED = pytest.StashKey[float]()
 REQ = pytest.StashKey[str]()
 INTERRUPTS = pytest.StashKey[Interrupts]()
 SANDBOX = pytest.StashKey["sandbox.Sandbox | str"]()  # the one chosen, or why none can be had
+REGISTRIES = pytest.StashKey[list[Scenarios[Any]]]()  # the selected labs', first started first
+# The labs in the order they are brought up: the broker's start is the longest wait of all.
+START_ORDER = ("mq", "queue")
+GRADER = Path(__file__).resolve().parent
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -48,9 +55,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "req(id): the requirement id a grader check asserts")
-    for module in (queue_scenarios, mq_scenarios):  # scenarios are fixtures of their own names
-        config.pluginmanager.register(module, module.__name__)
     config.stash[CONFIG] = GraderConfig.from_pytest(config, labs=LAB_NAMES)
+    # Only the selected labs are imported (a queue-only run never loads pika nor requests);
+    # their scenarios are fixtures of their own names.
+    config.stash[REGISTRIES] = []
+    for name in START_ORDER:
+        if name in config.stash[CONFIG].labs:
+            module = importlib.import_module(f"grader.{name}.scenarios")
+            config.pluginmanager.register(module, module.__name__)
+            config.stash[REGISTRIES].append(module.scenarios)
     config.stash[BOOK] = ResultBook(CATALOGUE)
     config.stash[STARTED] = time.monotonic()
     config.stash[INTERRUPTS] = Interrupts()
@@ -70,6 +83,15 @@ def chosen_sandbox(config: pytest.Config) -> sandbox.Sandbox | str:
 def requirement_of(item: pytest.Item) -> str | None:
     marker = item.get_closest_marker("req")
     return str(marker.args[0]) if marker else None
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """The checks of a lab that is not selected are not even imported."""
+    if collection_path.parent == GRADER and collection_path.name in set(LAB_NAMES) - set(
+        config.stash[CONFIG].labs
+    ):
+        return True
+    return None
 
 
 def pytest_collection_modifyitems(
@@ -183,21 +205,30 @@ def _wanted(session: pytest.Session) -> Iterable[str]:
     return {name for item in session.items for name in getattr(item, "fixturenames", ())}
 
 
+# The labs and the reference are imported when a selected lab is brought up, not before.
 @pytest.fixture(scope="session")
 def queue_lab(request: pytest.FixtureRequest, grading: Grading) -> QueueLab:
+    from grader.queue import scenarios
+    from grader.queue.lab import QueueLab
+    from solutions import walkthrough
+
     reference = None if grading.config.student_mode else walkthrough.walk_queue
     lab = QueueLab.open(grading, reference)
-    queue_scenarios.scenarios.start(lab, _wanted(request.session))
+    scenarios.scenarios.start(lab, _wanted(request.session))
     return lab
 
 
 @pytest.fixture(scope="session")
 def mq_lab(request: pytest.FixtureRequest, grading: Grading) -> MqLab:
+    from grader.mq import scenarios
+    from grader.mq.lab import MqLab
+    from solutions import walkthrough
+
     reference = None if grading.config.student_mode else walkthrough.walk_mq
     lab = MqLab(grading, reference)
     lab.pool.define("mq.stage", lab.stage.get)  # the broker starts first, on the pool
     lab.pool.start(["mq.stage"])
-    mq_scenarios.scenarios.start(lab, _wanted(request.session))
+    scenarios.scenarios.start(lab, _wanted(request.session))
     return lab
 
 
@@ -206,7 +237,7 @@ def _labs_started(request: pytest.FixtureRequest) -> None:
     """Bring up every selected lab (the broker first) before the first check runs. Nothing
     at all when no grader check is selected (the self-tests load this plugin too)."""
     labs = {CATALOGUE[item.stash[REQ]].lab for item in request.session.items if REQ in item.stash}
-    for registry in (mq_scenarios.scenarios, queue_scenarios.scenarios):
+    for registry in request.config.stash[REGISTRIES]:
         if registry.lab in labs:
             request.getfixturevalue(registry.lab_fixture)
 

@@ -14,9 +14,9 @@ from pathlib import Path
 from fixtures.tree import FixtureTree, build, load
 from grader.config import GraderConfig
 from grader.machinery import proctable
-from grader.machinery.broker import stop_leftover_nodes
 from grader.machinery.environ import environment
 from grader.machinery.interrupts import Interrupts
+from grader.machinery.nodes import stop_leftover_nodes
 from grader.machinery.rundir import RunDir
 from grader.machinery.runner import Leftover, Process, ProcessRegistry, RunResult
 from grader.machinery.sandbox import Confinement, Mount, Namespace, Sandbox

@@ -84,6 +84,20 @@ def shared_broker(fixture_tree: FixtureTree) -> Iterator[SharedBroker]:
     broker = start_local(fixture_tree.mq_up, base / "node")
     try:
         yield SharedBroker(broker)
+        if (problem := broker.problem()) is not None:  # say why, while its log is still there
+            pytest.fail(f"the shared node broke during the run: {problem}\n{_errors_logged(base / 'node')}")
     finally:
         broker.stop()
         shutil.rmtree(base, ignore_errors=True)
+
+
+def _errors_logged(node: Path, most: int = 60) -> str:
+    """The error reports in a node's log (the last ``most`` lines of them)."""
+    lines = []
+    for log in sorted((node / "log").glob("*.log")):
+        text = log.read_text(errors="replace").splitlines()
+        lines.append(f"--- {log.name}")
+        for at, line in enumerate(text):
+            if "[error]" in line or "crash" in line.lower():
+                lines += text[at : at + 6]  # a report and the lines of its term
+    return "\n".join(lines[-most:])

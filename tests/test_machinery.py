@@ -21,9 +21,9 @@ import pytest
 from grader.catalogue import Catalogue
 from grader.labs import CATALOGUE
 from grader.machinery import proctable
-from grader.machinery.broker import stop_node
 from grader.machinery.inotify import Watcher, travel
 from grader.machinery.interrupts import Interrupts
+from grader.machinery.nodes import stop_node
 from grader.machinery.runner import MARKER, OUTPUT_LIMIT, Leftover, Process, ProcessRegistry, run, sweep
 from grader.machinery.sandbox import REAPER, Confinement, Mount, Namespace, choose
 from grader.machinery.seals import Seals, digest, tree_files

@@ -17,7 +17,8 @@ from fixtures.claims import Outcome, golden_claims
 from fixtures.tree import FixtureTree
 from grader.config import GraderConfig
 from grader.machinery import sandbox
-from grader.machinery.broker import start_local, stop_leftover_nodes
+from grader.machinery.broker import start_local
+from grader.machinery.nodes import stop_leftover_nodes
 from grader.machinery.partner import Partner
 from grader.machinery.rundir import RunDir
 from grader.session import Grading

@@ -29,9 +29,8 @@ from typing import Any
 
 import requests
 
-from grader.machinery import proctable
 from grader.machinery.environ import environment, http_session
-from grader.machinery.treecopy import remove_tree
+from grader.machinery.nodes import EPMD_PORT_FILE, stop_node
 
 VHOST_PREFIX = "lab-grader-"
 STUDENT_NODE = "rabbit@localhost"
@@ -238,40 +237,27 @@ class Broker:
         return rows
 
     def answers(self) -> bool:
+        return self.problem() is None
+
+    def problem(self) -> str | None:
+        """None when the AMQP port takes a connection and the management API answers;
+        otherwise what failed (a 5xx carries the broker's own reason)."""
         try:
             with socket.create_connection((self.host, self.amqp_port), timeout=2):
                 pass
+        except OSError as exc:
+            return f"AMQP port {self.amqp_port}: {exc}"
+        try:
             self.api("GET", "overview")
-        except (OSError, requests.RequestException):
-            return False
-        return True
+        except requests.HTTPError as exc:
+            body = exc.response.text[:600] if exc.response is not None else ""
+            return f"management API: {exc} {body}".strip()
+        except requests.RequestException as exc:
+            return f"management API: {exc}"
+        return None
 
 
 # backends --------------------------------------------------------------------------------
-EPMD_PORT_FILE = "epmd.port"  # written before a private node starts: a node may run here
-
-
-def stop_node(base: Path) -> None:
-    """Kill a private node started in ``base`` (the node, its epmd and helpers: every process
-    whose environment has mq-up.sh's RABBITMQ_PID_FILE of ``base``), then remove ``base``.
-    (Nothing read from ``base`` is trusted: it lies in the state dir.)"""
-    for _ in range(20):  # the node may start a helper while being killed: look again
-        ours = proctable.carrying("RABBITMQ_PID_FILE", f"{base / 'node.pid'}")
-        if not ours:
-            break
-        proctable.kill_all(ours)
-        time.sleep(0.05)
-    remove_tree(base)
-
-
-def stop_leftover_nodes(scratch: Path) -> list[str]:
-    """Stop the private nodes a grader killed mid-run left under its scratch tree."""
-    leftovers = list(scratch.glob(f"*/{EPMD_PORT_FILE}")) if scratch.is_dir() else []
-    for port_file in leftovers:
-        stop_node(port_file.parent)
-    return [f"stopped {len(leftovers)} RabbitMQ node(s) left by an interrupted run"] if leftovers else []
-
-
 def start_local(mq_up: Path, base: Path, attempts: int = 3) -> Broker:
     """A private node through the fixture's own mq-up.sh: free ports, its own epmd, data in
     ``base`` (which must be reachable by user rabbitmq). A port taken between choosing it and
@@ -359,8 +345,8 @@ def from_url(url: str, node: str | None = None, management_url: str | None = Non
         ctl=local_ctl(node) if node else None,
         node=node or STUDENT_NODE,
     )
-    if not broker.answers():
-        raise BrokerUnavailable(f"{url}: no AMQP or management API answers")
+    if (problem := broker.problem()) is not None:
+        raise BrokerUnavailable(f"{url}: {problem}")
     return broker
 
 

@@ -9,8 +9,10 @@ our HTTP sessions never read proxy settings from the environment (every server i
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
-import requests
+if TYPE_CHECKING:
+    import requests
 
 _AT_START = dict(os.environ)
 
@@ -22,6 +24,8 @@ def environment(**extra: str) -> dict[str, str]:
 
 def http_session() -> requests.Session:
     """A requests session that ignores *_proxy variables and .netrc (local servers only)."""
+    import requests  # here: a queue-only run never loads it
+
     session = requests.Session()
     session.trust_env = False
     return session
