@@ -98,12 +98,19 @@ def report(label: str, measured: list[tuple[float, Timings]]) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
-    runs = parser.parse_args().runs
-    report("pytest grader --lab queue", [wall_time(["--lab", "queue"]) for _ in range(runs)])
-    with running_broker() as (args, env):
-        report("pytest grader --lab mq (student mode, broker running)",
-               [wall_time(args, env) for _ in range(runs)])  # fmt: skip
-    report("pytest grader (both labs, broker start included)", [wall_time([]) for _ in range(runs)])
+    parser.add_argument(
+        "--case", choices=("queue", "mq", "full"), action="append", help="only these (repeatable)"
+    )
+    options = parser.parse_args()
+    runs, cases = options.runs, options.case or ["queue", "mq", "full"]
+    if "queue" in cases:
+        report("pytest grader --lab queue", [wall_time(["--lab", "queue"]) for _ in range(runs)])
+    if "mq" in cases:
+        with running_broker() as (args, env):
+            report("pytest grader --lab mq (student mode, broker running)",
+                   [wall_time(args, env) for _ in range(runs)])  # fmt: skip
+    if "full" in cases:
+        report("pytest grader (both labs, broker start included)", [wall_time([]) for _ in range(runs)])
     return 0
 
 

@@ -191,51 +191,6 @@ class Broker:
             {"pattern": pattern, "definition": definition, "apply-to": "queues"},
         )
 
-    # live figures ------------------------------------------------------------------------
-    def sample_unacked(self, vhost: str, queue: str, seconds: float, every_ms: int = 50) -> list[int]:
-        """messages_unacknowledged of ``queue`` sampled inside the broker (one rabbitmqctl)."""
-        if self.ctl is None:
-            raise BrokerUnavailable(f"{self.label}: no rabbitmqctl to read live unacked figures")
-        count = max(1, int(seconds * 1000 / every_ms))
-        script = (
-            f'Q = rabbit_misc:r(<<"{vhost}">>, queue, <<"{queue}">>), '
-            f"[begin timer:sleep({every_ms}), case rabbit_amqqueue:lookup(Q) of "
-            f"{{ok, A}} -> proplists:get_value(messages_unacknowledged, "
-            f"rabbit_amqqueue:info(A, [messages_unacknowledged]), -1); _ -> -1 end end "
-            f"|| _ <- lists:seq(1, {count})]."
-        )
-        out = self.ctl(["eval", script], seconds + CTL_TIMEOUT)
-        return [int(n) for n in re.findall(r"-?\d+", out)]
-
-    def queue_counts(self, vhost: str) -> dict[str, tuple[int, int]] | None:
-        """(ready, unacked) of every queue in ``vhost``, live; None without rabbitmqctl."""
-        if self.ctl is None:
-            return None
-        out = self.ctl(
-            ["-q", "list_queues", "-p", vhost, "name", "messages_ready", "messages_unacknowledged"],
-            CTL_TIMEOUT,
-        )
-        counts: dict[str, tuple[int, int]] = {}
-        for line in out.splitlines():
-            parts = line.split()
-            if len(parts) == 3 and parts[1].isdigit() and parts[2].isdigit():
-                counts[parts[0]] = (int(parts[1]), int(parts[2]))
-        return counts
-
-    def consumers(self, vhost: str) -> list[tuple[str, bool, int]]:
-        """(queue, ack_required, prefetch_count) of every consumer in ``vhost``, live."""
-        if self.ctl is None:
-            return []
-        out = self.ctl(
-            ["-q", "list_consumers", "-p", vhost, "queue_name", "ack_required", "prefetch_count"], CTL_TIMEOUT
-        )
-        rows = []
-        for line in out.splitlines():
-            parts = line.split()
-            if len(parts) == 3 and parts[2].isdigit():
-                rows.append((parts[0], parts[1] == "true", int(parts[2])))
-        return rows
-
     def answers(self) -> bool:
         return self.problem() is None
 
