@@ -31,6 +31,16 @@ GRADER_FILES = ("grader", "fixtures", "solutions", "conftest.py", "pyproject.tom
 FIXTURES_SEAL, CODE_SEAL, STATE_SEAL = "픽스처", "채점기 코드", "채점기 상태 디렉터리"
 
 
+@dataclass(frozen=True)
+class Lane:
+    """One more working copy of a graded directory, in a namespace of its own that shows it
+    where the scripts expect the directory: scenarios that each need the directory to
+    themselves run side by side, one per lane (namespace mode only)."""
+
+    relative: str  # "q"
+    live: Path
+
+
 @dataclass
 class Closing:
     """What the end of a run found: for the scoreboard and results.json."""
@@ -93,8 +103,7 @@ class Grading:
         self._cleanups: list[Callable[[], None]] = []
         self._lock = threading.Lock()
         self._closing: Closing | None = None
-        self._namespace: Namespace | None = None
-        self._views: tuple[tuple[Path, Path], ...] = ()
+        self._confinements: dict[Lane | None, Confinement] = {}  # namespace mode: one namespace each
         self._adopting = adopt_orphans and not sandbox.namespaces
         if self._adopting:
             proctable.become_subreaper()  # a daemon that escapes the marker still comes back here
@@ -173,12 +182,25 @@ class Grading:
         env.update(extra or {})
         return env
 
-    def confinement(self) -> Confinement:
-        """Where scripts start: on the host, or in the run's namespace (made on first use)."""
+    def lanes(self, relative: str, count: int, empty: Collection[str] = ()) -> list[Lane]:
+        """Up to ``count`` more working copies of LAB_ROOT/relative, each with a namespace of
+        its own (made on first use); none in host mode, where the scripts can only ever see
+        one directory at LAB_ROOT/relative."""
+        if not self.sandbox.namespaces or not self.workspaces.open_copy(relative):
+            return []
+        # What a copy leaves out was said when the directory's own working copy was made.
+        return [
+            Lane(relative, self.workspaces.another_copy(relative, f"lane-{n}", empty)[0])
+            for n in range(1, count + 1)
+        ]
+
+    def confinement(self, lane: Lane | None = None) -> Confinement:
+        """Where scripts start: on the host, or in the namespace of ``lane`` (the run's own
+        when None), made on first use."""
         if not self.sandbox.namespaces:
             return Confinement(self.sandbox)
         with self._lock:
-            if self._namespace is None:
+            if lane not in self._confinements:
                 # The interpreter behind a virtualenv may live anywhere, even below the scripts'
                 # lab root (pyenv in /root): it is mounted over the empty root like the rest.
                 interpreter = Path(os.path.realpath(sys.executable)).parent.parent
@@ -191,10 +213,11 @@ class Grading:
                 real = sorted({Path(os.path.realpath(path)) for path in read_only})
                 scratch = Path(os.path.realpath(self.rundir.scripts_scratch))
                 mounts = [Mount(path, path) for path in real] + [Mount(scratch, scratch, writable=True)]
-                lab_mounts, views = self.workspaces.mounts()
-                self._namespace = Namespace(mounts + lab_mounts)
-                self._views = tuple(views)
-            return Confinement(self.sandbox, self._namespace, self._views)
+                lab_mounts, views = self.workspaces.mounts({lane.relative: lane.live} if lane else {})
+                self._confinements[lane] = Confinement(
+                    self.sandbox, Namespace(mounts + lab_mounts), tuple(views)
+                )
+            return self._confinements[lane]
 
     def _label(self, argv: Sequence[str]) -> str:
         """The script a command runs, by name (consume.py): who answers for its leftovers."""
@@ -203,13 +226,20 @@ class Grading:
                 return Path(arg).name
         return Path(argv[0]).name
 
-    def start(self, argv: Sequence[str], *, cwd: Path, env: Mapping[str, str] | None = None) -> Process:
+    def start(
+        self,
+        argv: Sequence[str],
+        *,
+        cwd: Path,
+        env: Mapping[str, str] | None = None,
+        lane: Lane | None = None,
+    ) -> Process:
         return Process(
             argv,
             cwd=cwd,
             env=self.env(env),
             registry=self.registry,
-            confinement=self.confinement(),
+            confinement=self.confinement(lane),
             label=self._label(argv),
         )
 
@@ -220,8 +250,9 @@ class Grading:
         cwd: Path,
         timeout: float,
         env: Mapping[str, str] | None = None,
+        lane: Lane | None = None,
     ) -> RunResult:
-        return self.start(argv, cwd=cwd, env=env).wait(timeout)
+        return self.start(argv, cwd=cwd, env=env, lane=lane).wait(timeout)
 
     def close(self) -> Closing:
         """Kill every script and whatever it started, wait for the scenarios, check the seals,
@@ -235,8 +266,10 @@ class Grading:
         # scenario starts after this is killed at once (the registry is closed).
         self.registry.close()
         self.pool.shutdown()
-        if self._namespace is not None:
-            self._namespace.close()
+        with self._lock:
+            namespaces = [c.namespace for c in self._confinements.values() if c.namespace is not None]
+        for namespace in namespaces:
+            namespace.close()
         with self._lock:
             cleanups, self._cleanups = self._cleanups, []
         for cleanup in reversed(cleanups):

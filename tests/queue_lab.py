@@ -25,6 +25,27 @@ from grader.verdict import Check, Finding, Missing, StudentFailure
 REQUIREMENTS = {r.id: r for r in QUEUE.requirements}
 
 
+def make_grading(
+    fixtures: FixtureTree, root: Path, state: Path, mode: str, seed: int = 1, protected: tuple[str, ...] = ()
+) -> Grading:
+    """A real grading run of the queue lab on ``root`` (sandbox ``mode``), made in-process;
+    ``protected``: the directories it makes working copies of (none: scripts run on the tree)."""
+    config = GraderConfig(
+        lab_root=root,
+        fixtures_dir=fixtures.root,
+        labs=("queue",),
+        results_json=None,
+        state_dir=state,
+        broker="auto",
+        amqp_url=None,
+        rabbitmq_node=None,
+        management_url=None,
+        seed=seed,
+        workers=4,
+    )
+    return Grading(config, sandbox.choose(mode), protected=protected, graded=protected)
+
+
 @contextmanager
 def queue_lab(
     fixtures: FixtureTree, base: Path, walked: Path | None = None, seed: int = 1
@@ -37,20 +58,7 @@ def queue_lab(
             shutil.copytree(walked, q, symlinks=True)
         else:
             q.mkdir(parents=True)
-    config = GraderConfig(
-        lab_root=root,
-        fixtures_dir=fixtures.root,
-        labs=("queue",),
-        results_json=None,
-        state_dir=base / "state",
-        broker="auto",
-        amqp_url=None,
-        rabbitmq_node=None,
-        management_url=None,
-        seed=seed,
-        workers=4,
-    )
-    grading = Grading(config, sandbox.choose("none"))  # scripts run on the tree laid out here
+    grading = make_grading(fixtures, root, base / "state", "none", seed)
     try:
         yield QueueLab(grading, fixtures.queue, root / "q", saved)
     finally:

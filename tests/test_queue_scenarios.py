@@ -4,12 +4,19 @@ every scenario's record covers every class of its ids (in-process, tests/queue_l
 
 from __future__ import annotations
 
+import contextlib
+import shutil
+from pathlib import Path
+
 import pytest
 
+from fixtures.tree import FixtureTree
+from grader.machinery import sandbox
+from grader.machinery.snapshot import tree_digest
 from grader.queue import edges
-from grader.queue.lab import QueueLab
+from grader.queue.lab import LANES, QueueLab
 from grader.queue.scenarios import LagCase, OrderChecks, ReplayRun, Rerun, TwoConsumers
-from tests.queue_lab import observe
+from tests.queue_lab import make_grading, observe
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -44,3 +51,31 @@ def test_a_scenario_that_leaves_a_class_out_is_a_harness_fault() -> None:
         edges.ensure(
             "order_checks", edges.scenario_keys("Q6.2") | edges.scenario_keys("Q6.4") | {"own-ledger"}
         )
+
+
+@pytest.mark.parametrize("mode", ["namespace", "none"])
+def test_behaviour_scenarios_share_out_working_copies_of_q(
+    fixture_tree: FixtureTree, walked: Path, tmp_path: Path, mode: str
+) -> None:
+    """Namespace mode: the lab has LANES working copies of q/, each shown to its scripts at
+    LAB_ROOT/q in a namespace of its own, so scenarios can run side by side; the student's q/
+    is untouched. Host mode: one, the student's q/ itself (put aside and back)."""
+    if mode == "namespace" and sandbox.probe() is not None:
+        pytest.skip(f"no namespaces here: {sandbox.probe()}")
+    root = tmp_path / "root"
+    shutil.copytree(walked, root / "q", symlinks=True)
+    before = tree_digest(root)
+    grading = make_grading(fixture_tree, root, tmp_path / "state", mode, protected=("q",))
+    try:
+        lab = QueueLab.open(grading, None)
+        with contextlib.ExitStack() as stack:
+            held = [stack.enter_context(lab.lane()) for _ in range(LANES if mode == "namespace" else 1)]
+            for n, lane in enumerate(held):
+                (lane.live / "which.sh").write_text('cat "$LAB_ROOT/q/marker"; echo " $PWD"\n')
+                (lane.live / "marker").write_text(f"lane-{n}")
+            seen = [lane.shell("which.sh").stdout.split() for lane in held]
+    finally:
+        grading.close()
+    assert seen == [[f"lane-{n}", str(root / "q")] for n in range(len(held))]
+    assert len({lane.live for lane in held}) == len(held)
+    assert tree_digest(root) == before

@@ -26,7 +26,7 @@ import os
 import stat
 import threading
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -178,17 +178,32 @@ class Workspaces:
             raise
         return left_out
 
-    def mounts(self) -> tuple[list[Mount], list[tuple[Path, Path]]]:
+    def open_copy(self, relative: str) -> bool:
+        """``relative`` is open and has a working copy (the student has the directory)."""
+        with self._lock:
+            return relative in self._open and self._open[relative].copied
+
+    def another_copy(self, relative: str, name: str, empty: Collection[str] = ()) -> tuple[Path, list[str]]:
+        """Namespace mode: one more working copy of LAB_ROOT/relative, under the working
+        copies' directory (``name``/relative), for a namespace of its own (see ``mounts``)."""
+        if not self.namespaces:
+            raise ValueError("another working copy needs namespaces")
+        live = self.work_dir / "lanes" / name / relative
+        live.mkdir(parents=True)
+        return live, working_copy(self.lab_root / relative, live, empty, exists=True)
+
+    def mounts(self, lanes: Mapping[str, Path] | None = None) -> tuple[list[Mount], list[tuple[Path, Path]]]:
         """Namespace mode: what the scripts see at each graded directory (the working copy's
         directory, made now and filled by ``open``), and how paths below a working copy read
         for them. A student's directory that is a link is mounted over where it leads (bwrap
         would resolve an absolute link against its own new root), so the link shows the copy.
-        One that does not exist is not mounted over (that would create it)."""
+        One that does not exist is not mounted over (that would create it). ``lanes``: another
+        working copy (``another_copy``) to show instead of a directory's own."""
         moved = self.scripts_root != self.lab_root
         mounts = [Mount(self.scripts_root, None)] if moved else []
         views: list[tuple[Path, Path]] = []
         for relative in self.protected:
-            live, view = self.live(relative), self.scripts_root / relative
+            live, view = (lanes or {}).get(relative, self.live(relative)), self.scripts_root / relative
             if moved:
                 where = view
             elif (self.lab_root / relative).is_dir():

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import queue
 import sys
 import threading
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
@@ -15,7 +18,7 @@ from grader.machinery.scenarios import ScenarioPool
 from grader.machinery.textfile import kind
 from grader.queue import ledger, queuedir
 from grader.queue.catalogue import Q_DIR
-from grader.session import Grading
+from grader.session import Grading, Lane
 from grader.verdict import Missing
 
 LayOut = Callable[[Path, Path], None]  # (lab root, fixture root): the reference walkthrough
@@ -24,6 +27,9 @@ CONSUME_TIMEOUT = 20.0  # a correct consume.py needs well under a second for ~50
 BIG_CONSUME_TIMEOUT = 40.0  # ~300 files, two consumers at once
 AFTER_A_HANG = 5.0  # once consume.py has hung, later runs get this long: fail fast
 SHELL_TIMEOUT = 10.0
+# Working copies of q/ the behaviour scenarios share out (namespace mode): one per core, as
+# each keeps about one busy while it runs.
+LANES = max(1, min(2, os.cpu_count() or 1))
 
 
 @dataclass
@@ -32,18 +38,44 @@ class QueueLab:
     expected: QueueSet  # the fixture inbox: where every expected number comes from
     live: Path  # the working copy the scripts see as LAB_ROOT/q: behaviour checks run here
     saved: Path  # the student's q/ exactly as found: state checks read it (never written)
-    exclusive: threading.Lock = field(default_factory=threading.Lock)
-    hung: bool = False  # consume.py already overran a timeout in this run
+    lane_of: Lane | None = None  # the namespace ``live`` is shown in (None: the run's own)
+    hung_once: threading.Event = field(default_factory=threading.Event)  # consume.py overran a timeout
+    _lanes: queue.SimpleQueue[QueueLab] | None = field(default=None, repr=False)
 
     @classmethod
     def open(cls, grading: Grading, reference: LayOut | None) -> QueueLab:
         """The student's q/ saved before anything changes it (laid out first by the reference
-        walkthrough when grading the reference solution)."""
+        walkthrough when grading the reference solution), and its working copies."""
         if reference is not None:
             reference(grading.lab_root, grading.fixtures.root)
         # The queue folders' contents are never copied: every scenario empties them first.
         workspace = grading.workspace(Q_DIR, empty=queuedir.DIRS)
-        return cls(grading, grading.fixtures.queue, workspace.live, workspace.saved)
+        lab = cls(grading, grading.fixtures.queue, workspace.live, workspace.saved)
+        lab.share_out(grading.lanes(Q_DIR, LANES - 1, empty=queuedir.DIRS))
+        return lab
+
+    def __post_init__(self) -> None:
+        if self._lanes is None:  # the lab itself (its copies share its lanes)
+            self._lanes = queue.SimpleQueue()
+            self._lanes.put(self)
+
+    def share_out(self, lanes: list[Lane]) -> None:
+        """Let scenarios use ``lanes`` too, each one scenario at a time (see ``lane``)."""
+        assert self._lanes is not None
+        for lane in lanes:
+            self._lanes.put(replace(self, live=lane.live, lane_of=lane))
+
+    @contextmanager
+    def lane(self) -> Iterator[QueueLab]:
+        """The lab with a working copy of q/ that no other scenario uses meanwhile: a
+        behaviour scenario resets it and runs the scripts there. Scenarios run side by side,
+        each in its own (namespace mode), or one after the other (host mode: one copy)."""
+        assert self._lanes is not None
+        mine = self._lanes.get()
+        try:
+            yield mine
+        finally:
+            self._lanes.put(mine)
 
     @property
     def pool(self) -> ScenarioPool:
@@ -75,21 +107,24 @@ class QueueLab:
     @cached_property
     def blank_ledger(self) -> Path | None:
         """The student's ledger schema with no row processed, or None (no usable ledger.db):
-        every behaviour run starts from a copy. Made once, under ``exclusive``."""
+        every behaviour run starts from a copy. Made once per lane, by the scenario holding it."""
         blank = self.grading.scratch_dir("ledger") / "blank.db"
         return blank if ledger.blank_copy(self.student_ledger(), blank) else None
 
     def reset(self) -> None:
-        """Empty queue dirs and a fresh ledger (see queuedir.reset); call under ``exclusive``."""
+        """Empty queue dirs and a fresh ledger (see queuedir.reset); call on a ``lane``."""
         queuedir.reset(self.live, self.blank_ledger)
 
     def start_consume(self) -> Process:
-        return self.grading.start([sys.executable, str(self.live / "consume.py")], cwd=self.live)
+        return self.grading.start(
+            [sys.executable, str(self.live / "consume.py")], cwd=self.live, lane=self.lane_of
+        )
 
     def wait_consume(self, process: Process, timeout: float = CONSUME_TIMEOUT) -> RunResult:
         """Wait for a consume.py; a hanging one costs its full timeout once per grading run."""
-        result = process.wait(AFTER_A_HANG if self.hung else timeout)
-        self.hung = self.hung or result.timed_out
+        result = process.wait(AFTER_A_HANG if self.hung_once.is_set() else timeout)
+        if result.timed_out:
+            self.hung_once.set()
         return result
 
     def consume(self, timeout: float = CONSUME_TIMEOUT) -> RunResult:
@@ -97,5 +132,5 @@ class QueueLab:
 
     def shell(self, script: str, *args: str) -> RunResult:
         return self.grading.run(
-            ["bash", str(self.live / script), *args], cwd=self.live, timeout=SHELL_TIMEOUT
+            ["bash", str(self.live / script), *args], cwd=self.live, timeout=SHELL_TIMEOUT, lane=self.lane_of
         )

@@ -109,12 +109,12 @@ def fresh_run(lab: QueueLab) -> Rerun | Missing:
             if f.message is not None and str(f.message["msg_id"]) in again_ids
         )
     )
-    with lab.exclusive:
-        lab.reset()
-        empty = lab.consume()
-        first = _consume_watched(lab, messages)
-        again_set.write(lab.live / "inbox")
-        again = _observe(lab, again_set, (lab.consume(),))
+    with lab.lane() as lane:
+        lane.reset()
+        empty = lane.consume()
+        first = _consume_watched(lane, messages)
+        again_set.write(lane.live / "inbox")
+        again = _observe(lane, again_set, (lane.consume(),))
     covered = messages.cases | {"empty-inbox", "rerun-state-present"}
     edges.ensure("fresh_run", covered)
     return Rerun(empty, first, again, frozenset(covered))
@@ -224,25 +224,25 @@ def two_consumers(lab: QueueLab) -> TwoConsumers | Missing:
     rng = lab.grading.rng("two_consumers")
     copies = race_copies(rng)
     crowd_set = crowd_inbox(rng)
-    with lab.exclusive:
+    with lab.lane() as lane:
         attempts = 0
         while True:  # a race spoilt by time (a consumer too slow to start) is run again
             attempts += 1
-            race, late = _race_once(lab, copies)
+            race, late = _race_once(lane, copies)
             if not late or attempts == RACE_ATTEMPTS:
                 break
         race = replace(race, attempts=attempts)
 
-        lab.reset()
-        _ledger_ready(lab)
-        crowd_set.write(lab.live / "inbox")
-        with _write_lock(lab.live / "ledger.db"):  # both start, then go at once
-            started = [lab.start_consume() for _ in range(2)]
-            first = _settle(lab, started[0], lambda: True, SETTLE_TIMEOUT)
+        lane.reset()
+        _ledger_ready(lane)
+        crowd_set.write(lane.live / "inbox")
+        with _write_lock(lane.live / "ledger.db"):  # both start, then go at once
+            started = [lane.start_consume() for _ in range(2)]
+            first = _settle(lane, started[0], lambda: True, SETTLE_TIMEOUT)
             patience = LOCK_PATIENCE if first in WAITING else SETTLE_TIMEOUT
-            states = [first, _settle(lab, started[1], lambda: True, patience)]
-        crowd_runs = tuple(lab.wait_consume(p, BIG_CONSUME_TIMEOUT) for p in started)
-        crowd = _observe(lab, crowd_set, crowd_runs)
+            states = [first, _settle(lane, started[1], lambda: True, patience)]
+        crowd_runs = tuple(lane.wait_consume(p, BIG_CONSUME_TIMEOUT) for p in started)
+        crowd = _observe(lane, crowd_set, crowd_runs)
     covered = crowd_set.cases | {"race", "crowd"}
     edges.ensure("two_consumers", covered)
     return TwoConsumers(race, crowd, all(s == "holding" for s in states), frozenset(covered))
@@ -352,12 +352,13 @@ def lag_runs(lab: QueueLab) -> list[LagCase] | Missing:
         _lay_out_lag(queue, layout)
         jobs += [(layout, queue, t, keys) for t, keys in layout.thresholds]
 
-    def run(job: tuple[LagLayout, Path, int, frozenset[str]]) -> LagCase:
-        layout, queue, threshold, keys = job
-        return LagCase(layout, threshold, keys, lab.shell("lag.sh", str(queue), str(threshold)))
+    with lab.lane() as lane:
 
-    with lab.exclusive:
-        lab.reset()  # an empty /root/q, so a script counting it instead is caught
+        def run(job: tuple[LagLayout, Path, int, frozenset[str]]) -> LagCase:
+            layout, queue, threshold, keys = job
+            return LagCase(layout, threshold, keys, lane.shell("lag.sh", str(queue), str(threshold)))
+
+        lane.reset()  # an empty /root/q, so a script counting it instead is caught
         with ThreadPoolExecutor(max_workers=4) as pool:
             cases = list(pool.map(run, jobs))
     covered = {k for c in cases for k in c.keys | c.layout.shows}
@@ -394,19 +395,19 @@ def replay_runs(lab: QueueLab) -> list[ReplayRun] | Missing:
     rng = lab.grading.rng("replay_runs")
     outside = lab.grading.scratch_dir("replay-outside") / f"outside-{rng.getrandbits(32):08x}.json"
     outside.write_text("{}\n")
-    layout = replay_layout(rng, valid_bodies(rng, 10), str(lab.live), str(outside))
     runs: list[ReplayRun] = []
-    with lab.exclusive:
+    with lab.lane() as lane:
+        layout = replay_layout(rng, valid_bodies(rng, 10), str(lane.live), str(outside))
         dirty = True
         for case in layout.cases:
             if dirty:
-                _lay_out_replay(lab, layout.dirs, layout.held)
-            before = queuedir.fingerprint(lab.live)
+                _lay_out_replay(lane, layout.dirs, layout.held)
+            before = queuedir.fingerprint(lane.live)
             expected = dict(before)
             if case.moves is not None:
                 expected[f"inbox/{case.moves}"] = expected.pop(f"error/{case.moves}")
-            run = lab.shell("replay.sh", case.argument)
-            after = queuedir.fingerprint(lab.live)
+            run = lane.shell("replay.sh", case.argument)
+            after = queuedir.fingerprint(lane.live)
             runs.append(ReplayRun(case, run, before, after, expected, outside.is_file()))
             dirty = after != before
     covered = {r.case.key for r in runs}
