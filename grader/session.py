@@ -132,7 +132,14 @@ class Grading:
             self.workspaces.check(graded)
             self.seals.seal(FIXTURES_SEAL, lambda: _fixture_digest(self.fixtures))
             self.seals.seal(CODE_SEAL, _code_digest)
-            skip = {"run/scratch", "run/work", "run/broker", "run/root", self.rundir.journal.path.name}
+            skip = {
+                "run/scratch",
+                "run/work",
+                "run/own",
+                "run/broker",
+                "run/root",
+                self.rundir.journal.path.name,
+            }
             self.seals.seal(STATE_SEAL, lambda: digest(self.rundir.base, tree_files(self.rundir.base, skip)))
         except BaseException:
             self.close()
@@ -150,6 +157,12 @@ class Grading:
     def scratch_dir(self, name: str) -> Path:
         """A fresh directory of the grader's that scripts may read and write."""
         return Path(tempfile.mkdtemp(prefix=f"{name}-", dir=self.rundir.scripts_scratch))
+
+    def own_dir(self, name: str) -> Path:
+        """A fresh directory of the grader's own, never handed to scripts (read-only to them
+        in namespace mode), removed with the run."""
+        (self.rundir.scratch / "own").mkdir(mode=0o700, exist_ok=True)
+        return Path(tempfile.mkdtemp(prefix=f"{name}-", dir=self.rundir.scratch / "own"))
 
     def live(self, relative: str) -> Path:
         """Where LAB_ROOT/relative's working copy is (or will be): see ``workspace``."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import random
 import re
+import shutil
 import sqlite3
 from contextlib import closing
 from pathlib import Path
@@ -16,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from fixtures.claims import Outcome, claim_set
+from grader.machinery import erlang
 from grader.machinery.broker import VHOST_PREFIX
 from grader.mq import amqp, drive, edges, live
 from grader.mq.catalogue import MQ
@@ -154,12 +156,23 @@ def test_an_empty_record_or_another_file_names_nothing(tmp_path: Path) -> None:
     assert not drive.is_sqlite(tmp_path / "missing.db")
 
 
-def test_the_live_watch_sees_every_change_on_a_real_node(shared_broker: SharedBroker, tmp_path: Path) -> None:
+@pytest.mark.parametrize("cookie", ["node's", "wrong"])
+def test_the_live_watch_sees_every_change_on_a_real_node(
+    shared_broker: SharedBroker, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cookie: str
+) -> None:
+    """Through a bare Erlang VM with the node's cookie; through rabbitmqctl when the node
+    refuses the cookie (or there is none)."""
     broker = shared_broker.broker
     batch = list(claim_set(random.Random(3), 3, 0, 0).files)
+    if cookie == "wrong":
+        monkeypatch.setattr(erlang, "node_cookie", lambda: b"NOT-THE-COOKIE")
+    elif shutil.which("erl") is None or erlang.node_cookie() is None:
+        pytest.skip("no erl or no readable cookie of user rabbitmq here")
     with broker.vhost("watch-test") as name, broker.vhost("watch-other") as other:
         url = broker.amqp_url(name)
-        whole = live.Watch(broker, f"{VHOST_PREFIX}{os.getpid()}-", tmp_path)  # this process's vhosts
+        (tmp_path / "cwd").mkdir()  # watched: this process's vhosts
+        whole = live.Watch(broker, f"{VHOST_PREFIX}{os.getpid()}-", tmp_path / "cwd", tmp_path / "home")
+        assert whole.how == ("erl" if cookie == "node's" else "rabbitmqctl")
         watch = whole.vhost(name)
         try:
             assert watch.now().claim is None  # nothing declared yet

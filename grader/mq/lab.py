@@ -89,7 +89,10 @@ class MqLab:
     def _start_watch(self) -> Watch:
         started = time.monotonic()
         watch = Watch(
-            self.stage.get().broker, f"{VHOST_PREFIX}{os.getpid()}-", self.grading.scratch_dir("watch")
+            self.stage.get().broker,
+            f"{VHOST_PREFIX}{os.getpid()}-",
+            self.grading.scratch_dir("watch"),
+            self.grading.own_dir("erlang"),
         )
         self.grading.on_close(watch.close)
         timing("mq.watch", started)

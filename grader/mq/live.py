@@ -1,18 +1,17 @@
 """Live figures of claim.in and claim.dead in every vhost of this grading run, watched from
 inside the broker.
 
-One ``rabbitmqctl eval`` per grading run runs a loop inside the node that looks at the run's
-queues every 20 ms and prints a line whenever anything changes (ready, unacked, consumers and
-their settings), and a heartbeat every 100 ms; a reader thread takes the lines as they come.
-So one Erlang VM boot (about a second of CPU, several seconds of wall time under load) serves
-every question every scenario asks; every change is seen, not a sample; and a question about
-"now" is answered by the first look the loop took after now, so a watch slowed down by load is
-waited for, never taken at its word about a moment it had not seen.
+One evaluation per grading run (machinery/erlang.py: a bare Erlang VM joined to the node, or
+``rabbitmqctl eval``) runs a loop inside the node that looks at the run's queues every 20 ms
+and prints a line whenever anything changes (ready, unacked, consumers and their settings),
+and a heartbeat every 100 ms; a reader thread takes the lines as they come. So one Erlang VM
+boot serves every question every scenario asks; every change is seen, not a sample; and a
+question about "now" is answered by the first look the loop took after now, so a watch slowed
+down by load is waited for, never taken at its word about a moment it had not seen.
 
 The management HTTP API is never used for these figures: its statistics lag by seconds. Lines
-are stamped with the wall clock (rabbitmqctl reaches the node, so it runs on this machine).
-If the grader dies, the next line the loop prints fails (its reader is gone), which ends both
-the loop and rabbitmqctl.
+are stamped with the wall clock (the node runs on this machine). If the grader dies, its VM
+leaves the node, which ends the loop.
 """
 
 from __future__ import annotations
@@ -29,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader.machinery.broker import Broker, BrokerUnavailable
-from grader.machinery.environ import environment
+from grader.machinery.erlang import Command, eval_commands
 from grader.mq import amqp
 
 LIMIT = 600.0  # the loop inside the broker ends by itself after this long, whatever happens
@@ -199,7 +198,9 @@ class Lines:
 class Watch:
     """The live figures of every claim.in and claim.dead of this grading run's vhosts."""
 
-    def __init__(self, broker: Broker, prefix: str, cwd: Path) -> None:
+    def __init__(self, broker: Broker, prefix: str, cwd: Path, home: Path) -> None:
+        """``cwd``: where its process runs; ``home``: a directory of the grader's own for the
+        node's cookie (see machinery/erlang.py)."""
         if broker.ctl is None:
             raise BrokerUnavailable(f"{broker.label}: rabbitmqctl is needed to read live unacked figures")
         script = _SCRIPT.format(
@@ -213,43 +214,55 @@ class Watch:
         self._lines = Lines()
         self._changed = threading.Condition()
         self._errors: list[str] = []
+        failed = []
+        for command in eval_commands(broker.node, broker.ctl_env, script, home):
+            if self._started(command, cwd):
+                self.how = command.what
+                return
+            failed.append(f"{command.what}: {self.tail()}")
+            self.close()
+        raise BrokerUnavailable(f"the live watch of the broker did not start: {'; '.join(failed)}")
+
+    def _started(self, command: Command, cwd: Path) -> bool:
+        """Start the loop with ``command``; True once its first look is read."""
+        self._errors = []
         self._process = subprocess.Popen(
-            ["rabbitmqctl", "-n", broker.node, "eval", script],
+            command.argv,
             cwd=cwd,
-            env=environment(**broker.ctl_env),
+            env=command.env,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
             start_new_session=True,
         )
-        threading.Thread(target=self._read, daemon=True, name="mq-watch").start()
-        threading.Thread(target=self._read_errors, daemon=True, name="mq-watch-stderr").start()
+        threading.Thread(target=self._read, args=(self._process,), daemon=True, name="mq-watch").start()
+        threading.Thread(
+            target=self._read_errors, args=(self._process,), daemon=True, name="mq-watch-stderr"
+        ).start()
         with self._changed:
-            up = self._changed.wait_for(lambda: self._lines.looks or not self.running(), timeout=UP_WAIT)
-        if not up or not self._lines.looks:
-            self.close()
-            raise BrokerUnavailable(f"the live watch of the broker did not start: {self.tail()}")
+            self._changed.wait_for(lambda: self._lines.looks or not self.running(), timeout=UP_WAIT)
+            return bool(self._lines.looks)
 
-    def _read(self) -> None:
-        assert self._process.stdout is not None
-        for line in self._process.stdout:
+    def _read(self, process: subprocess.Popen[str]) -> None:
+        assert process.stdout is not None
+        for line in process.stdout:
             with self._changed:
                 self._lines.feed(line.rstrip("\n"))
                 self._changed.notify_all()
         with self._changed:
             self._changed.notify_all()
 
-    def _read_errors(self) -> None:
-        assert self._process.stderr is not None
-        for line in self._process.stderr:
+    def _read_errors(self, process: subprocess.Popen[str]) -> None:
+        assert process.stderr is not None
+        for line in process.stderr:
             self._errors = [*self._errors[-20:], line.rstrip("\n")]
 
     def running(self) -> bool:
         return self._process.poll() is None
 
     def tail(self) -> str:
-        return "\n".join(self._errors[-8:]) or f"rabbitmqctl ended (exit {self._process.poll()})"
+        return "\n".join(self._errors[-8:]) or f"it ended (exit {self._process.poll()})"
 
     def vhost(self, name: str) -> VhostWatch:
         return VhostWatch(self, name)
