@@ -42,13 +42,13 @@ def main() -> int:
         status = broker.status()
         fixtures = base / "fixtures"
 
-        def grade_all(variant: Variant) -> tuple[Variant, Verdicts, set[str]]:
+        def grade_all(variant: Variant) -> tuple[Variant, Verdicts, dict[str, str]]:
             failed: Verdicts = {}
-            errors: set[str] = set()
+            errors: dict[str, str] = {}  # id -> what the grader said
             for seed in seeds:
                 graded = grade_mq(variant, base / variant.name, fixtures, broker, status, seed)
                 failed[seed] = frozenset(graded.not_passed)
-                errors |= graded.errors
+                errors.update({rid: graded.outputs[rid] for rid in graded.errors})
             return variant, failed, errors
 
         with ThreadPoolExecutor(max_workers=args.jobs) as pool:

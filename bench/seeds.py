@@ -45,7 +45,7 @@ def chosen(lab: str, args: argparse.Namespace) -> tuple[list[Variant], list[int]
     )
 
 
-def report(results: list[tuple[Variant, Verdicts, set[str]]], seeds: list[int], started: float) -> int:
+def report(results: list[tuple[Variant, Verdicts, dict[str, str]]], seeds: list[int], started: float) -> int:
     """Print each variant's verdicts; 1 when any changed with the seed, differs from its
     declaration, or met a harness error."""
     bad = 0
@@ -61,7 +61,8 @@ def report(results: list[tuple[Variant, Verdicts, set[str]]], seeds: list[int], 
             for seed, ids in failed.items():
                 print(f"      seed {seed}: {sorted(ids)}")
         if errors:
-            print(f"      harness errors on {sorted(errors)}")
+            print(f"      harness errors on {sorted(errors)}; the first said:")
+            print("      " + errors[min(errors)].strip()[-600:].replace("\n", "\n      "))
     print(
         f"{len(results)} variants x {len(seeds)} seeds in {time.monotonic() - started:.0f} s: "
         + ("all verdicts identical across seeds and as declared" if not bad else f"{bad} not")
@@ -77,12 +78,12 @@ def main() -> int:
         base = Path(tmp)
         fixtures = build(base / "fixtures").root
 
-        def grade_all(variant: Variant) -> tuple[Variant, Verdicts, set[str]]:
+        def grade_all(variant: Variant) -> tuple[Variant, Verdicts, dict[str, str]]:
             work = base / variant.name
             walk_queue(work / "root", fixtures, variant.lay_out(work / "solution"))
             variant.after_walk(work / "root" / "q")
             failed: Verdicts = {}
-            errors: set[str] = set()
+            errors: dict[str, str] = {}  # id -> what the grader said
             for seed in seeds:
                 graded = grade(
                     work / "root",
@@ -92,7 +93,7 @@ def main() -> int:
                     args=("--grader-seed", str(seed)),
                 )
                 failed[seed] = frozenset(graded.not_passed)
-                errors |= graded.errors
+                errors.update({rid: graded.outputs[rid] for rid in graded.errors})
             return variant, failed, errors
 
         with ThreadPoolExecutor(max_workers=args.jobs) as pool:
