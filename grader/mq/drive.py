@@ -130,6 +130,12 @@ def decided(scene: Scene, process: Process, batch: list[Claim]) -> live.Figures 
             lambda s: all(s["by_guid"].get(c.guid, 0) for c in batch) or not process.running(),
             timeout=TAKE_WAIT,
         )
+    else:  # nothing to ask but the queue: first the consumer at work (its start may be slow)
+        watch(scene).when(
+            lambda f: f.consumers > 0 or f.in_claim < len(batch),
+            TAKE_WAIT,
+            until=lambda: not process.running(),
+        )
     return watch(scene).when(lambda f: f.in_claim == 0, SETTLE_WAIT, until=lambda: not process.running())
 
 
