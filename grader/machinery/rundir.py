@@ -7,6 +7,7 @@ STATE_DIR/<lab-root key>/workspaces.json   host mode: which directories are work
 STATE_DIR/<lab-root key>/run/              this run's scratch, removed at the end
     run/scratch/                           directories handed to scripts (writable for them)
     run/work/                              working copies (namespace mode)
+    run/own/                               the grader's own files (never handed to scripts)
 
 Nothing the state dir says is trusted for a path: recovery acts on paths derived from the lab
 root and on processes carrying a grader's marker (runner.MARKER) whose grader is dead.
