@@ -363,12 +363,6 @@ MAP: tuple[Edges, ...] = (
                 "a few hundred files, both consumers released together at the lock (lockstep)",
                 "수백 개 파일에 동시에 돈 두 소비자",
             ),
-            _e(
-                "staggered",
-                "some seventy files, the second consumer started once the first has moved some "
-                "(state already recorded when it starts)",
-                "첫 소비자가 일부를 처리한 뒤 시작한 두 번째 소비자",
-            ),
             _e("dup-identical", "identical duplicates in the crowd", "같은 내용의 중복"),
             _e("dup-different-body", "different-body duplicates in the crowd", "다른 내용의 중복"),
             _e("parse-truncated", "a parse failure in the crowd", "파싱 실패"),

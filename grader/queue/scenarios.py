@@ -143,7 +143,6 @@ class TwoConsumers:
     race: Race
     crowd: ConsumeRun  # a few hundred messages, both consumers at once
     lockstep: bool  # both consumers were waiting at the lock when it was released
-    staggered: ConsumeRun  # the second consumer started once the first had moved some
     covered: frozenset[str]
 
 
@@ -181,15 +180,6 @@ def _settle(lab: QueueLab, process: Process, holding: Callable[[], bool], timeou
         if time.monotonic() > deadline:
             return "late"
         time.sleep(0.02)
-
-
-def _under_way(lab: QueueLab, process: Process, timeout: float) -> None:
-    """Wait until ``process`` has moved a message to done/ or error/ (or ended)."""
-    deadline = time.monotonic() + timeout
-    while process.running() and time.monotonic() < deadline:
-        if any(any((lab.live / d).iterdir()) for d in ("done", "error") if (lab.live / d).is_dir()):
-            return
-        time.sleep(0.01)
 
 
 def _ledger_ready(lab: QueueLab) -> None:
@@ -234,7 +224,6 @@ def two_consumers(lab: QueueLab) -> TwoConsumers | Missing:
     rng = lab.grading.rng("two_consumers")
     copies = race_copies(rng)
     crowd_set = crowd_inbox(rng)
-    stagger_set = crowd_inbox(rng, valid=60, duplicates=10)
     with lab.lane() as lane:
         attempts = 0
         while True:  # a race spoilt by time (a consumer too slow to start) is run again
@@ -254,20 +243,9 @@ def two_consumers(lab: QueueLab) -> TwoConsumers | Missing:
             states = [first, _settle(lane, started[1], lambda: True, patience)]
         crowd_runs = tuple(lane.wait_consume(p, BIG_CONSUME_TIMEOUT) for p in started)
         crowd = _observe(lane, crowd_set, crowd_runs)
-
-        # The second one starts with state already recorded: a consumer that starts by
-        # clearing the ledger or the queue folders loses the first one's work here.
-        lane.reset()
-        _ledger_ready(lane)
-        stagger_set.write(lane.live / "inbox")
-        first_one = lane.start_consume()
-        _under_way(lane, first_one, SETTLE_TIMEOUT)
-        second_one = lane.start_consume()
-        staggered_runs = tuple(lane.wait_consume(p, BIG_CONSUME_TIMEOUT) for p in (first_one, second_one))
-        staggered = _observe(lane, stagger_set, staggered_runs)
-    covered = crowd_set.cases | {"race", "crowd", "staggered"}
+    covered = crowd_set.cases | {"race", "crowd"}
     edges.ensure("two_consumers", covered)
-    return TwoConsumers(race, crowd, all(s == "holding" for s in states), staggered, frozenset(covered))
+    return TwoConsumers(race, crowd, all(s == "holding" for s in states), frozenset(covered))
 
 
 # Q6: order-check.sql ---------------------------------------------------------------------------

@@ -257,38 +257,17 @@ def test_Q3_7_two_consumers_at_once(req: Check, two_consumers: TwoConsumers) -> 
         not doubled,
         f"같은 msg_id 의 사본을 하나씩 쥔 두 소비자({how})가 둘 다 넣어 행이 두 개: {_names(doubled)}",
     )
-    many = f"메시지 {len(crowd.messages.files)}개(중복·파싱 실패·필드 누락 포함)"
-    _expect_all_once(req, crowd, f"{many}에 동시에 돌린 두 consume.py")
-    late = (
-        f"메시지 {len(both.staggered.messages.files)}개에 첫 consume.py 가 일부를 처리한 뒤"
-        " 두 번째를 시작(기록이 이미 있는 상태)"
-    )
-    _expect_all_once(
-        req,
-        both.staggered,
-        late,
-        hint=(
-            "나중에 시작한 소비자가 processed 나 큐 폴더를 비우거나 다시 만들면"
-            " 먼저 돈 소비자의 기록이 사라집니다."
-        ),
-    )
-
-
-def _expect_all_once(req: Check, observed: ConsumeRun, what: str, hint: str | None = None) -> None:
-    """Both runs ended well, every file where it belongs, every msg_id in the ledger once."""
-    _expect_runs_ok(req, observed.runs, what)
-    problems = _misplaced(observed)
-    req.expect(
-        not problems, f"{what}: " + "; ".join(problems[:6]) + f" [{counts_text(observed.after)}]", hint=hint
-    )
-    req.expect(observed.rows is not None, observed.rows_error)
-    assert observed.rows is not None
-    ids = [r.msg_id for r in observed.rows]
-    expected = observed.messages.messages.keys()
+    what = f"메시지 {len(crowd.messages.files)}개(중복·파싱 실패·필드 누락 포함)에 동시에 돌린 두 consume.py"
+    _expect_runs_ok(req, crowd.runs, what)
+    problems = _misplaced(crowd)
+    req.expect(not problems, f"{what}: " + "; ".join(problems[:6]) + f" [{counts_text(crowd.after)}]")
+    req.expect(crowd.rows is not None, crowd.rows_error)
+    assert crowd.rows is not None
+    ids = [r.msg_id for r in crowd.rows]
+    expected = crowd.messages.messages.keys()
     req.expect(
         len(ids) == len(set(ids)) == len(expected) and set(ids) == expected,
         f"{what}: 행 {len(ids)}개(고유 msg_id {len(set(ids))}개), 기대 {len(expected)}개",
-        hint=hint,
     )
 
 
