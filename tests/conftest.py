@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import requests
 
 from fixtures.tree import FixtureTree, build
 from grader.machinery.broker import Broker, start_local
@@ -86,13 +88,26 @@ def shared_broker(fixture_tree: FixtureTree) -> Iterator[SharedBroker]:
         yield SharedBroker(broker)
         if (problem := broker.problem()) is not None:  # say why, while its log is still there
             pytest.fail(f"the shared node broke during the run: {problem}\n{_errors_logged(base / 'node')}")
+        if (broken := _statistics_broken(broker)) is not None:  # graded without them: say so only
+            report = _errors_logged(base / "node")
+            warnings.warn(f"the shared node's statistics broke: {broken}\n{report}", stacklevel=1)
     finally:
         broker.stop()
         shutil.rmtree(base, ignore_errors=True)
 
 
-def _errors_logged(node: Path, most: int = 60) -> str:
-    """The error reports in a node's log (the last ``most`` lines of them)."""
+def _statistics_broken(broker: Broker) -> str | None:
+    """What the node's statistics answer when they fail (see ``Broker.api``), else None."""
+    try:
+        broker.api("GET", "overview", stats=True)
+    except requests.RequestException as exc:
+        return str(exc)
+    return None
+
+
+def _errors_logged(node: Path, first: int = 80, last: int = 20) -> str:
+    """The error reports in a node's log: the first ``first`` lines of them (where what broke
+    it shows) and the last ``last``."""
     lines = []
     for log in sorted((node / "log").glob("*.log")):
         text = log.read_text(errors="replace").splitlines()
@@ -100,4 +115,6 @@ def _errors_logged(node: Path, most: int = 60) -> str:
         for at, line in enumerate(text):
             if "[error]" in line or "crash" in line.lower():
                 lines += text[at : at + 6]  # a report and the lines of its term
-    return "\n".join(lines[-most:])
+    if len(lines) <= first + last:
+        return "\n".join(lines)
+    return "\n".join([*lines[:first], "[...]", *lines[-last:]])

@@ -12,6 +12,7 @@ import socket
 import time
 
 import pytest
+import requests
 
 from fixtures.claims import Outcome
 from grader.machinery.broker import BrokerUnavailable
@@ -67,14 +68,18 @@ def mq_stage(mq_lab: MqLab) -> Stage:
 def student_node(lab: MqLab) -> NodeLimit:
     """M1.3: the judged node answers and its live memory limit (read alongside the scenarios).
     The management API reports the limit the node computed (no statistic that lags: a fixed
-    figure); a node that has not reported it yet is asked through rabbitmqctl. Away from the
-    student's pod there is no node of theirs to ask: the check reads status.txt instead."""
+    figure); a node that has not reported it yet, or whose statistics database is broken, is
+    asked through rabbitmqctl. Away from the student's pod there is no node of theirs to ask:
+    the check reads status.txt instead."""
     if lab.grading.config.away_from_pod:
         return NodeLimit(answers=False, limit=None, error=None, from_status_txt=True)
     node = lab.student_node()
     if node is None:
         return NodeLimit(answers=False, limit=None, error=None)
-    listed = {n.get("name"): n for n in node.api("GET", "nodes") or []}
+    try:
+        listed = {n.get("name"): n for n in node.api("GET", "nodes", stats=True) or []}
+    except requests.HTTPError:  # its statistics database is broken: the node itself may not be
+        listed = {}
     limit = listed.get(node.node, {}).get("mem_limit")
     if limit is not None:
         return NodeLimit(answers=True, limit=str(limit), error=None)
