@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from fixtures.queue_messages import consumer_inbox, crowd_inbox
+from fixtures.queue_messages import consumer_inbox, crowd_inbox, earlier_inbox
 from grader.queue import edges
 from grader.queue.cases import lag_layouts, order_ledgers, replay_layout
 from grader.queue.catalogue import QUEUE
@@ -63,7 +63,8 @@ def test_inputs_cover_every_class_whatever_the_seed(seed: int) -> None:
     need = edges.scenario_keys("Q3.3") | edges.scenario_keys("Q3.8") | edges.scenario_keys("Q3.5")
     assert need - {"empty-inbox"} <= fresh.cases
     crowd = crowd_inbox(rng)
-    assert edges.scenario_keys("Q3.7") - {"race", "crowd"} <= crowd.cases
+    assert edges.scenario_keys("Q3.7") - {"race", "crowd", "crowd-state-present"} <= crowd.cases
+    assert earlier_inbox(rng).messages  # the state the crowd meets: at least one row
     ledgers = {c.key for c in order_ledgers(rng)} | {"scrambled"}
     for rid in ("Q6.2", "Q6.3", "Q6.4"):
         assert edges.scenario_keys(rid) <= ledgers, rid

@@ -363,6 +363,13 @@ MAP: tuple[Edges, ...] = (
                 "a few hundred files, both consumers released together at the lock (lockstep)",
                 "수백 개 파일에 동시에 돈 두 소비자",
             ),
+            _e(
+                "crowd-state-present",
+                "the crowd meets a queue that has run before: an earlier run's rows in the ledger "
+                "and its files in done/, which must all stay (whatever order the two consumers "
+                "take the lock in, a consumer that clears the ledger when it starts loses them)",
+                "앞선 실행의 행이 있는 원장에서 시작",
+            ),
             _e("dup-identical", "identical duplicates in the crowd", "같은 내용의 중복"),
             _e("dup-different-body", "different-body duplicates in the crowd", "다른 내용의 중복"),
             _e("parse-truncated", "a parse failure in the crowd", "파싱 실패"),

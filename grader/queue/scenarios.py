@@ -22,6 +22,7 @@ from fixtures.queue_messages import (
     QueueSet,
     consumer_inbox,
     crowd_inbox,
+    earlier_inbox,
     race_copies,
     valid_bodies,
 )
@@ -141,6 +142,7 @@ class Race:
 @dataclass(frozen=True)
 class TwoConsumers:
     race: Race
+    earlier: ConsumeRun  # one run before the crowd: the state the crowd meets
     crowd: ConsumeRun  # a few hundred messages, both consumers at once
     lockstep: bool  # both consumers were waiting at the lock when it was released
     covered: frozenset[str]
@@ -224,6 +226,7 @@ def two_consumers(lab: QueueLab) -> TwoConsumers | Missing:
     rng = lab.grading.rng("two_consumers")
     copies = race_copies(rng)
     crowd_set = crowd_inbox(rng)
+    earlier_set = earlier_inbox(rng)
     with lab.lane() as lane:
         attempts = 0
         while True:  # a race spoilt by time (a consumer too slow to start) is run again
@@ -233,8 +236,11 @@ def two_consumers(lab: QueueLab) -> TwoConsumers | Missing:
                 break
         race = replace(race, attempts=attempts)
 
+        # The crowd meets a queue that has run: its rows must stay whichever consumer takes the
+        # lock first (a consumer that clears the ledger when it starts loses them every time).
         lane.reset()
-        _ledger_ready(lane)
+        earlier_set.write(lane.live / "inbox")
+        earlier = _observe(lane, earlier_set, (lane.consume(),))
         crowd_set.write(lane.live / "inbox")
         with _write_lock(lane.live / "ledger.db"):  # both start, then go at once
             started = [lane.start_consume() for _ in range(2)]
@@ -243,9 +249,9 @@ def two_consumers(lab: QueueLab) -> TwoConsumers | Missing:
             states = [first, _settle(lane, started[1], lambda: True, patience)]
         crowd_runs = tuple(lane.wait_consume(p, BIG_CONSUME_TIMEOUT) for p in started)
         crowd = _observe(lane, crowd_set, crowd_runs)
-    covered = crowd_set.cases | {"race", "crowd"}
+    covered = crowd_set.cases | {"race", "crowd", "crowd-state-present"}
     edges.ensure("two_consumers", covered)
-    return TwoConsumers(race, crowd, all(s == "holding" for s in states), frozenset(covered))
+    return TwoConsumers(race, earlier, crowd, all(s == "holding" for s in states), frozenset(covered))
 
 
 # Q6: order-check.sql ---------------------------------------------------------------------------

@@ -257,14 +257,27 @@ def test_Q3_7_two_consumers_at_once(req: Check, two_consumers: TwoConsumers) -> 
         not doubled,
         f"같은 msg_id 의 사본을 하나씩 쥔 두 소비자({how})가 둘 다 넣어 행이 두 개: {_names(doubled)}",
     )
-    what = f"메시지 {len(crowd.messages.files)}개(중복·파싱 실패·필드 누락 포함)에 동시에 돌린 두 consume.py"
+    earlier = both.earlier
+    before = f"군중 전에 메시지 {len(earlier.messages.files)}개로 한 번 돌린 consume.py"
+    _expect_runs_ok(req, earlier.runs, before)
+    what = (
+        f"앞선 실행의 행 {len(earlier.messages.messages)}개가 있는 원장에서, 메시지 "
+        f"{len(crowd.messages.files)}개(중복·파싱 실패·필드 누락 포함)에 동시에 돌린 두 consume.py"
+    )
     _expect_runs_ok(req, crowd.runs, what)
     problems = _misplaced(crowd)
     req.expect(not problems, f"{what}: " + "; ".join(problems[:6]) + f" [{counts_text(crowd.after)}]")
     req.expect(crowd.rows is not None, crowd.rows_error)
     assert crowd.rows is not None
     ids = [r.msg_id for r in crowd.rows]
-    expected = crowd.messages.messages.keys()
+    kept = {r.msg_id for r in earlier.rows or []} & earlier.messages.messages.keys()
+    lost = sorted(kept - set(ids))
+    req.expect(
+        not lost,
+        f"{what}: 먼저 처리되어 원장에 있던 행 {len(lost)}/{len(kept)}개가 사라짐: {_names(lost)}",
+        hint="시작할 때 processed 를 비우거나 다시 만들면, 함께 도는 소비자가 넣은 행까지 지워집니다.",
+    )
+    expected = crowd.messages.messages.keys() | earlier.messages.messages.keys()
     req.expect(
         len(ids) == len(set(ids)) == len(expected) and set(ids) == expected,
         f"{what}: 행 {len(ids)}개(고유 msg_id {len(set(ids))}개), 기대 {len(expected)}개",
