@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.machinery import proctable
+from grader.machinery.environ import environment
 
 NAMESPACE, NONE = "namespace", "none"
 REAPER = Path(__file__).with_name("reaper.py")
@@ -75,6 +76,7 @@ def probe() -> str | None:
     try:
         run = subprocess.run(
             [bwrap, *NAMESPACE_FLAGS, "--as-pid-1", "--", "true"],
+            env=environment(),
             capture_output=True,
             text=True,
             timeout=20,
@@ -148,6 +150,10 @@ class Namespace:
         try:
             self._bwrap = subprocess.Popen(
                 [bwrap, *NAMESPACE_FLAGS, "--as-pid-1", *self._args(), "--chdir", "/", "--", *reaper],
+                # An environment of its own, never the process's: a child started by vfork
+                # execs with ``environ`` itself, which pytest's thread may be reallocating
+                # (PYTEST_CURRENT_TEST) at that moment: the exec then fails with EFAULT.
+                env=environment(),
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.PIPE,
