@@ -258,7 +258,8 @@ def test_Q3_7_two_consumers_at_once(req: Check, two_consumers: TwoConsumers) -> 
         f"같은 msg_id 의 사본을 하나씩 쥔 두 소비자({how})가 둘 다 넣어 행이 두 개: {_names(doubled)}",
     )
     earlier = both.earlier
-    before = f"군중 전에 메시지 {len(earlier.messages.files)}개로 한 번 돌린 consume.py"
+    n_before = len(earlier.messages.files)
+    before = f"두 consume.py 를 동시에 돌리기 전, 메시지 {n_before}개로 먼저 한 번 돌린 consume.py"
     _expect_runs_ok(req, earlier.runs, before)
     what = (
         f"앞선 실행의 행 {len(earlier.messages.messages)}개가 있는 원장에서, 메시지 "
