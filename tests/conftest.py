@@ -6,6 +6,7 @@ import shutil
 import tempfile
 import warnings
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -78,22 +79,31 @@ class SharedBroker:
         return self.broker.ctl(["status"], 60)
 
 
-@pytest.fixture(scope="session")
-def shared_broker(fixture_tree: FixtureTree) -> Iterator[SharedBroker]:
+@contextmanager
+def private_node(mq_up: Path) -> Iterator[tuple[Broker, Path]]:
+    """A node started by ``mq_up`` (the fixture's mq-up.sh), and its directory (logs under
+    ``log/``); stopped and removed afterwards."""
     # The node runs as user rabbitmq: its directory must be reachable, unlike pytest's tmp.
     base = Path(tempfile.mkdtemp(prefix="lab-grader-selftest-", dir="/var/tmp"))
     base.chmod(0o755)
-    broker = start_local(fixture_tree.mq_up, base / "node")
+    broker = start_local(mq_up, base / "node")
     try:
-        yield SharedBroker(broker)
-        if (problem := broker.problem()) is not None:  # say why, while its log is still there
-            pytest.fail(f"the shared node broke during the run: {problem}\n{_errors_logged(base / 'node')}")
-        if (broken := _statistics_broken(broker)) is not None:  # graded without them: say so only
-            report = _errors_logged(base / "node")
-            warnings.warn(f"the shared node's statistics broke: {broken}\n{report}", stacklevel=1)
+        yield broker, base / "node"
     finally:
         broker.stop()
         shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def shared_broker(fixture_tree: FixtureTree) -> Iterator[SharedBroker]:
+    with private_node(fixture_tree.mq_up) as (broker, node):
+        yield SharedBroker(broker)
+        if (problem := broker.problem()) is not None:  # say why, while its log is still there
+            pytest.fail(f"the shared node broke during the run: {problem}\n{_errors_logged(node)}")
+        if (broken := _statistics_broken(broker)) is not None:  # graded without them: say so only
+            warnings.warn(
+                f"the shared node's statistics broke: {broken}\n{_errors_logged(node)}", stacklevel=1
+            )
 
 
 def _statistics_broken(broker: Broker) -> str | None:

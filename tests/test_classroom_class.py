@@ -12,7 +12,6 @@ import pytest
 from fixtures.tree import FixtureTree
 from grader.classroom.batch import GRADED, BatchOptions, default_jobs, run_batch
 from grader.classroom.infra import ExternalBroker
-from grader.machinery.broker import VHOST_PREFIX
 from tests.classgen import hand_in, roster
 from tests.classroom import processes_under, root_state
 from tests.conftest import SharedBroker
@@ -49,8 +48,7 @@ def test_batch_of_both_labs_equals_solo(
     )
     assert not processes_under(base)
     assert root_state() == before
-    left = [v["name"] for v in broker.api("GET", "vhosts") or [] if v["name"].startswith(VHOST_PREFIX)]
-    assert not left
+    assert not broker.grader_vhosts()
     for student, g in zip(students, sorted(graded, key=lambda g: g.name), strict=True):
         assert g.name == student.name and g.status == GRADED, g.note
         solo: dict[str, str] = {}

@@ -17,13 +17,13 @@ from fixtures.claims import Outcome, golden_claims
 from fixtures.tree import FixtureTree
 from grader.config import GraderConfig
 from grader.machinery import sandbox
-from grader.machinery.broker import VHOST_PREFIX, start_local
+from grader.machinery.broker import start_local
 from grader.machinery.nodes import stop_leftover_nodes
 from grader.machinery.partner import Partner
 from grader.machinery.rundir import RunDir
 from grader.session import Grading
 from solutions.walkthrough import walk_mq
-from tests.conftest import SharedBroker
+from tests.conftest import SharedBroker, private_node
 from tests.grading import grade
 
 
@@ -124,10 +124,7 @@ def test_a_node_whose_statistics_broke_still_grades(fixture_tree: FixtureTree, t
     its process group (a temporary child, never restarted) leaves every GET that merges
     statistics answering 500. The grader reads configuration only, so the reference still
     passes every id on such a node. Broken here by killing that process group."""
-    base = Path(tempfile.mkdtemp(prefix="lab-grader-selftest-", dir="/var/tmp"))
-    base.chmod(0o755)
-    broker = start_local(fixture_tree.mq_up, base / "node")
-    try:
+    with private_node(fixture_tree.mq_up) as (broker, _):
         assert broker.ctl is not None
         broker.ctl(["eval", "exit(whereis(rabbitmq_management), kill)."], 60)
         overview = requests.get(
@@ -140,7 +137,4 @@ def test_a_node_whose_statistics_broke_still_grades(fixture_tree: FixtureTree, t
         walk_mq(root, node.status())
         graded = grade(root, fixture_tree.root, tmp_path / "state", lab="mq", args=node.args, env=node.env)
         assert graded.statuses and not graded.not_passed, graded.explain()
-        assert not [v for v in broker.api("GET", "vhosts") or [] if v["name"].startswith(VHOST_PREFIX)]
-    finally:
-        broker.stop()
-        shutil.rmtree(base, ignore_errors=True)
+        assert not broker.grader_vhosts()

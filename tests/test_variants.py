@@ -17,7 +17,7 @@ import pytest
 
 from fixtures.tree import FixtureTree
 from grader.catalogue import Lab
-from grader.machinery.broker import VHOST_PREFIX, student_node
+from grader.machinery.broker import student_node
 from grader.mq.catalogue import MQ
 from grader.queue.catalogue import QUEUE
 from solutions.walkthrough import walk_mq, walk_queue
@@ -108,12 +108,7 @@ def test_mq_variant_verdicts(variant: Variant, mq_graded: dict[str, Graded]) -> 
 
 
 def test_no_vhost_is_left_on_the_broker(mq_graded: dict[str, Graded], shared_broker: SharedBroker) -> None:
-    left = [
-        v["name"]
-        for v in shared_broker.broker.api("GET", "vhosts") or []
-        if v["name"].startswith(VHOST_PREFIX)
-    ]
-    assert mq_graded and not left
+    assert mq_graded and not shared_broker.broker.grader_vhosts()
 
 
 @pytest.mark.parametrize("lab", [QUEUE, MQ], ids=lambda lab: lab.name)

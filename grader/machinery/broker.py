@@ -179,12 +179,13 @@ class Broker:
                 stale.append(entry["name"])
         return stale
 
+    def grader_vhosts(self, pid: int | None = None) -> list[str]:
+        """The vhosts graders made (those of the grader ``pid`` only, when given)."""
+        prefix = VHOST_PREFIX if pid is None else f"{VHOST_PREFIX}{pid}-"
+        return [v["name"] for v in self.api("GET", "vhosts") or [] if v["name"].startswith(prefix)]
+
     def our_vhosts(self) -> list[str]:
-        return [
-            v["name"]
-            for v in self.api("GET", "vhosts") or []
-            if v["name"].startswith(f"{VHOST_PREFIX}{os.getpid()}-")
-        ]
+        return self.grader_vhosts(os.getpid())
 
     def delete_our_vhosts(self) -> None:
         """Safety net at the end of a run: no vhost of ours survives it."""
