@@ -10,6 +10,7 @@ import contextlib
 import ctypes
 import os
 import signal
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +18,9 @@ from pathlib import Path
 PROC = Path("/proc")
 CMDLINE_LIMIT = 300  # characters of a command line kept for a message
 PR_SET_CHILD_SUBREAPER = 36
+PF_KTHREAD = 0x00200000  # flags (field 9 of /proc/PID/stat) of a kernel thread
+EXEC_RETRIES = 40  # looks at a process that shows no environment (it is exec'ing) ...
+EXEC_PAUSE = 0.002  # ... this many seconds apart
 
 
 @dataclass(frozen=True)
@@ -92,21 +96,47 @@ def descendants(root: int, processes: dict[int, ProcInfo] | None = None) -> list
     return [pid for pid in found if processes[pid].alive]
 
 
+def _environ(pid: int) -> bytes | None:
+    """/proc/PID/environ; None when the process is gone."""
+    try:
+        return (PROC / str(pid) / "environ").read_bytes()
+    except OSError:
+        return None
+
+
+def _user_process(pid: int) -> bool:
+    """Alive and not a kernel thread: a process that has an environment."""
+    try:
+        stat = (PROC / str(pid) / "stat").read_bytes().decode("utf-8", "replace")
+    except OSError:
+        return False
+    fields = stat[stat.rindex(")") + 2 :].split()
+    return fields[0] not in ("Z", "X") and not int(fields[6]) & PF_KTHREAD
+
+
 def carrying(variable: str, prefix: str) -> list[int]:
     """Live processes whose environment (as they were started) has ``variable`` set to a value
-    starting with ``prefix``."""
+    starting with ``prefix``.
+
+    A process in the middle of execve shows an empty environment for a moment (the new image's
+    is not laid out yet): such a process is read again until it shows one, so that a script's
+    last process, caught exec'ing as the script ends, is not taken for a stranger."""
     wanted = f"{variable}={prefix}".encode()
-    found = []
-    for pid in pids():
-        try:
-            environ = (PROC / str(pid) / "environ").read_bytes()
-        except OSError:
-            continue
-        if any(entry.startswith(wanted) for entry in environ.split(b"\0")):
-            entry = info(pid)
-            if entry is not None and entry.alive:
+    found: list[int] = []
+    unsure = pids()
+    for attempt in range(EXEC_RETRIES + 1):
+        if not unsure:
+            break
+        if attempt:
+            time.sleep(EXEC_PAUSE)
+        looked, unsure = unsure, []
+        for pid in looked:
+            environ = _environ(pid)
+            if environ == b"" and _user_process(pid):
+                unsure.append(pid)
+            elif environ and any(entry.startswith(wanted) for entry in environ.split(b"\0")):
                 found.append(pid)
-    return found
+    return [pid for pid in found if (entry := info(pid)) is not None and entry.alive]
 
 
 def ns_pid(pid: int) -> int | None:
