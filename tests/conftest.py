@@ -99,11 +99,9 @@ def shared_broker(fixture_tree: FixtureTree) -> Iterator[SharedBroker]:
     with private_node(fixture_tree.mq_up) as (broker, node):
         yield SharedBroker(broker)
         if (problem := broker.problem()) is not None:  # say why, while its log is still there
-            pytest.fail(f"the shared node broke during the run: {problem}\n{_errors_logged(node)}")
+            pytest.fail(f"the shared node broke during the run: {problem}\n{node_errors(node)}")
         if (broken := _statistics_broken(broker)) is not None:  # graded without them: say so only
-            warnings.warn(
-                f"the shared node's statistics broke: {broken}\n{_errors_logged(node)}", stacklevel=1
-            )
+            warnings.warn(f"the shared node's statistics broke: {broken}\n{node_errors(node)}", stacklevel=1)
 
 
 def _statistics_broken(broker: Broker) -> str | None:
@@ -115,16 +113,23 @@ def _statistics_broken(broker: Broker) -> str | None:
     return None
 
 
-def _errors_logged(node: Path, first: int = 80, last: int = 20) -> str:
-    """The error reports in a node's log: the first ``first`` lines of them (where what broke
-    it shows) and the last ``last``."""
-    lines = []
+def node_errors(node: Path, most: int = 12) -> str:
+    """The node's error reports, whole: those of the management plugin first (where a broken
+    statistics database shows why), then the others in order, leaving out the shutdown reports
+    a closed connection leaves (noise); at most ``most`` of them."""
+    reports: list[tuple[str, list[str]]] = []  # (prefix: time, level and process; lines)
     for log in sorted((node / "log").glob("*.log")):
-        text = log.read_text(errors="replace").splitlines()
-        lines.append(f"--- {log.name}")
-        for at, line in enumerate(text):
-            if "[error]" in line or "crash" in line.lower():
-                lines += text[at : at + 6]  # a report and the lines of its term
-    if len(lines) <= first + last:
-        return "\n".join(lines)
-    return "\n".join([*lines[:first], "[...]", *lines[-last:]])
+        for line in log.read_text(errors="replace").splitlines():
+            prefix = line.split(">", 1)[0]
+            if reports and reports[-1][0] == prefix:
+                reports[-1][1].append(line)
+            else:
+                reports.append((prefix, [line]))
+    errors = [
+        "\n".join(lines)
+        for prefix, lines in reports
+        if "[error]" in prefix and not any("rabbit_channel_sup_sup" in line for line in lines)
+    ]
+    management = [report for report in errors if "rabbitmq_management" in report or "rabbit_mgmt" in report]
+    shown = [*management, *(report for report in errors if report not in management)][:most]
+    return "\n".join([f"{len(errors)} error reports, {len(management)} of the management plugin:", *shown])

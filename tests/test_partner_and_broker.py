@@ -23,7 +23,7 @@ from grader.machinery.partner import Partner
 from grader.machinery.rundir import RunDir
 from grader.session import Grading
 from solutions.walkthrough import walk_mq
-from tests.conftest import SharedBroker, private_node
+from tests.conftest import SharedBroker, node_errors, private_node
 from tests.grading import grade
 
 
@@ -124,7 +124,7 @@ def test_a_node_whose_statistics_broke_still_grades(fixture_tree: FixtureTree, t
     its process group (a temporary child, never restarted) leaves every GET that merges
     statistics answering 500. The grader reads configuration only, so the reference still
     passes every id on such a node. Broken here by killing that process group."""
-    with private_node(fixture_tree.mq_up) as (broker, _):
+    with private_node(fixture_tree.mq_up) as (broker, node_dir):
         assert broker.ctl is not None
         broker.ctl(["eval", "exit(whereis(rabbitmq_management), kill)."], 60)
         overview = requests.get(
@@ -138,3 +138,5 @@ def test_a_node_whose_statistics_broke_still_grades(fixture_tree: FixtureTree, t
         graded = grade(root, fixture_tree.root, tmp_path / "state", lab="mq", args=node.args, env=node.env)
         assert graded.statuses and not graded.not_passed, graded.explain()
         assert not broker.grader_vhosts()
+        shown = node_errors(node_dir)  # what the shared node's teardown would say of it
+        assert "{id,rabbitmq_management}" in shown and "reason: killed" in shown, shown
