@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from fixtures.tree import build
+from fixtures.tree import MQ_PLUGINS, build
 from grader.classroom.batch import GRADED, BatchOptions, Graded, default_jobs, run_batch
 from grader.machinery.broker import start_local
 from tests.classgen import Student, hand_in, roster
@@ -72,7 +72,9 @@ def main() -> int:
         base.chmod(0o755)
         tree = build(base / "fixtures")
         students = roster(args.size)
-        node = start_local(tree.mq_up, base / "status-node")  # for each student's status.txt
+        node = start_local(
+            tree.mq_up, base / "status-node", plugins=MQ_PLUGINS
+        )  # for each student's status.txt
         try:
             hand_in(students, base / "class", tree.root, node.ctl(["status"], 60) if node.ctl else None)
         finally:

@@ -31,7 +31,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from fixtures.tree import build  # noqa: E402
+from fixtures.tree import MQ_PLUGINS, build  # noqa: E402
 from grader.machinery.broker import start_local  # noqa: E402
 from solutions.walkthrough import walk_mq  # noqa: E402
 
@@ -68,7 +68,7 @@ def running_broker() -> Iterator[tuple[list[str], dict[str, str]]]:
     base = Path(tempfile.mkdtemp(prefix="lab-grader-bench-", dir="/var/tmp"))
     base.chmod(0o755)  # the node runs as user rabbitmq
     tree = build(base / "fixtures")
-    broker = start_local(tree.mq_up, base / "node")
+    broker = start_local(tree.mq_up, base / "node", plugins=MQ_PLUGINS)
     try:
         assert broker.ctl is not None
         walk_mq(base / "root", broker.ctl(["status"], 60))

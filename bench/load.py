@@ -23,7 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from fixtures.tree import build
+from fixtures.tree import MQ_PLUGINS, build
 from grader.machinery.broker import Broker, start_local
 
 REPO = Path(__file__).resolve().parent.parent
@@ -71,7 +71,7 @@ def main() -> int:
         if args.broker:
             url, mgmt, node = args.broker, args.management_url, args.rabbitmq_node
         else:
-            broker = start_local(build(base / "fixtures").mq_up, base / "node")
+            broker = start_local(build(base / "fixtures").mq_up, base / "node", plugins=MQ_PLUGINS)
             url, mgmt, node = broker.amqp_url("/"), f"http://127.0.0.1:{broker.mgmt_port}", broker.node
             env |= broker.ctl_env
         broker_args = ["--broker", "url", "--amqp-url", url]

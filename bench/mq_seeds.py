@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.seeds import Verdicts, chosen, options, report
-from fixtures.tree import build
+from fixtures.tree import MQ_PLUGINS, build
 from grader.machinery.broker import start_local
 from tests.conftest import SharedBroker
 from tests.test_variants import grade_mq
@@ -36,7 +36,7 @@ def main() -> int:
     # The node runs as user rabbitmq: its directory must be reachable.
     base = Path(tempfile.mkdtemp(prefix="mq-seeds-", dir="/var/tmp"))
     base.chmod(0o755)
-    node = start_local(build(base / "fixtures").mq_up, base / "node")
+    node = start_local(build(base / "fixtures").mq_up, base / "node", plugins=MQ_PLUGINS)
     try:
         broker = SharedBroker(node)
         status = broker.status()

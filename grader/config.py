@@ -119,5 +119,8 @@ def add_options(parser: pytest.Parser, labs: tuple[str, ...]) -> None:
         "Gradescope, CI): M1.3 judges the node as status.txt shows it, not the live node here",
     )
     group.addoption(
-        "--grader-workers", type=int, default=16, help="scenarios run at once (default 16; they mostly wait)"
+        "--grader-workers",
+        type=int,
+        default=0,
+        help="at most N scenarios at once (default 0: every scenario at once; they mostly wait)",
     )

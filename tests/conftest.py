@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from fixtures.tree import FixtureTree, build
+from fixtures.tree import MQ_PLUGINS, FixtureTree, build
 from grader.machinery.broker import Broker, start_local
 from grader.queue.lab import QueueLab
 from solutions.walkthrough import walk_queue
@@ -86,7 +86,7 @@ def private_node(mq_up: Path) -> Iterator[tuple[Broker, Path]]:
     # The node runs as user rabbitmq: its directory must be reachable, unlike pytest's tmp.
     base = Path(tempfile.mkdtemp(prefix="lab-grader-selftest-", dir="/var/tmp"))
     base.chmod(0o755)
-    broker = start_local(mq_up, base / "node")
+    broker = start_local(mq_up, base / "node", plugins=MQ_PLUGINS)
     try:
         yield broker, base / "node"
     finally:

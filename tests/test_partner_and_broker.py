@@ -14,7 +14,7 @@ import pytest
 import requests
 
 from fixtures.claims import Outcome, golden_claims
-from fixtures.tree import FixtureTree
+from fixtures.tree import MQ_PLUGINS, FixtureTree
 from grader.config import GraderConfig
 from grader.machinery import sandbox
 from grader.machinery.broker import start_local
@@ -102,7 +102,9 @@ def test_a_node_left_by_a_killed_grader_is_stopped_by_the_next_run(
     try:
         crashed = RunDir(state / "crashed")
         crashed.open()
-        broker = start_local(fixture_tree.mq_up, crashed.scratch / "broker")  # never stopped
+        broker = start_local(
+            fixture_tree.mq_up, crashed.scratch / "broker", plugins=MQ_PLUGINS
+        )  # never stopped
         pid = int((crashed.scratch / "broker" / "node.pid").read_text())
         assert broker.answers()
         for fd in crashed._locks:  # as if its grader was SIGKILLed: the lock goes with the process

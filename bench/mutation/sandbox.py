@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from fixtures.tree import MQ_PLUGINS
 from grader.machinery.broker import start_local
 
 REPO = Path(__file__).resolve().parents[2]
@@ -51,7 +52,7 @@ class SharedBroker:
 def shared_broker(mq_up: Path, base: Path) -> Iterator[SharedBroker]:
     """A private node (free ports, its own epmd, 127.0.0.1 only), stopped and removed at the
     end whatever happens."""
-    broker = start_local(mq_up, base)
+    broker = start_local(mq_up, base, plugins=MQ_PLUGINS)
     try:
         yield SharedBroker(
             (

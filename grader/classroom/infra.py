@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from fixtures.tree import FixtureTree, build, load
+from fixtures.tree import MQ_PLUGINS, FixtureTree, build, load
 from grader.classroom.runjob import BrokerAccess
 from grader.machinery.broker import Broker, from_url, start_local
 
@@ -47,7 +47,7 @@ def class_broker(tree: FixtureTree, external: ExternalBroker | None) -> Iterator
     base = Path(tempfile.mkdtemp(prefix="lab-grader-class-", dir="/var/tmp"))
     try:
         base.chmod(0o755)
-        broker = start_local(tree.mq_up, base / "node")
+        broker = start_local(tree.mq_up, base / "node", plugins=MQ_PLUGINS)
         try:
             yield broker, BrokerAccess.of(broker)
         finally:

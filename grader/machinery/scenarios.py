@@ -7,6 +7,7 @@ a scenario is a harness fault: it reaches the check as an error, never as a pass
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -39,10 +40,14 @@ class Once(Generic[T]):
 
 
 class ScenarioPool:
-    """Named scenarios, each run at most once, on a small thread pool."""
+    """Named scenarios, each run at most once, each on a thread of its own: every scenario
+    started runs at once (they mostly wait on scripts, the broker or the partner), unless
+    ``workers`` caps how many run at a time (the others wait their turn)."""
 
-    def __init__(self, workers: int) -> None:
-        self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="scenario")
+    def __init__(self, workers: int = 0) -> None:
+        # Threads are made on demand, one per scenario waiting for one: no cap is no limit.
+        cap = workers if workers > 0 else sys.maxsize
+        self._executor = ThreadPoolExecutor(max_workers=cap, thread_name_prefix="scenario")
         self._defined: dict[str, Callable[[], object]] = {}
         self._futures: dict[str, Future[object]] = {}
         self._lock = threading.Lock()

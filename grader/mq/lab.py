@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from fixtures.claims import ClaimSet
+from fixtures.tree import MQ_PLUGINS
 from grader.machinery import broker as brokers
 from grader.machinery.broker import VHOST_PREFIX, Broker
 from grader.machinery.partner import Partner
@@ -54,7 +55,7 @@ def choose_broker(grading: Grading) -> Broker:
                 "the student's rabbit@localhost does not answer on 5672/15672 "
                 "(bash /opt/lab/fixtures/eaimw/mq/mq-up.sh)"
             )
-    return brokers.start_local(grading.fixtures.mq_up, grading.rundir.scratch / "broker")
+    return brokers.start_local(grading.fixtures.mq_up, grading.rundir.scratch / "broker", plugins=MQ_PLUGINS)
 
 
 class MqLab:
