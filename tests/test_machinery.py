@@ -12,6 +12,7 @@ import sqlite3
 import stat
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,6 +27,7 @@ from grader.machinery.interrupts import Interrupts
 from grader.machinery.nodes import stop_node
 from grader.machinery.runner import MARKER, OUTPUT_LIMIT, Leftover, Process, ProcessRegistry, run, sweep
 from grader.machinery.sandbox import REAPER, Confinement, Mount, Namespace, choose
+from grader.machinery.scenarios import ScenarioPool
 from grader.machinery.seals import Seals, digest, tree_files
 from grader.machinery.snapshot import tree_digest
 from grader.machinery.sqlscript import run_sql_script, statements
@@ -109,6 +111,31 @@ def test_a_daemon_a_script_leaves_is_named_and_killed(
         "sleep 302",
     ], names
     assert not [p for p in proctable.pids() if proctable.cmdline(p).startswith(("sleep 301", "sleep 302"))]
+
+
+def test_every_scenario_started_runs_at_once() -> None:
+    """Scenarios mostly wait (on the broker's start, on scripts): none may queue behind the
+    others. A full grade once ran the queue lab after the mq lab, whose 19 tasks, all waiting
+    for the broker, filled a pool of 16."""
+    pool = ScenarioPool()
+    together = threading.Barrier(40, timeout=20)
+    names = [f"waits-{i}" for i in range(40)]
+    for name in names:
+        pool.define(name, together.wait)
+    pool.start(names)
+    assert sorted(int(str(pool.result(name))) for name in names) == list(range(40))
+    pool.shutdown()
+
+
+def test_a_cap_on_scenarios_is_kept() -> None:
+    pool = ScenarioPool(workers=2)
+    together = threading.Barrier(3, timeout=1)
+    for name in "abc":
+        pool.define(name, together.wait)
+    pool.start("abc")
+    with pytest.raises(threading.BrokenBarrierError):
+        pool.result("a")
+    pool.shutdown()
 
 
 def test_a_process_caught_in_execve_still_carries_its_marker(tmp_path: Path) -> None:
