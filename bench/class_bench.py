@@ -72,9 +72,8 @@ def main() -> int:
         base.chmod(0o755)
         tree = build(base / "fixtures")
         students = roster(args.size)
-        node = start_local(
-            tree.mq_up, base / "status-node", plugins=MQ_PLUGINS
-        )  # for each student's status.txt
+        # A node for each student's status.txt.
+        node = start_local(tree.mq_up, base / "status-node", plugins=MQ_PLUGINS)
         try:
             hand_in(students, base / "class", tree.root, node.ctl(["status"], 60) if node.ctl else None)
         finally:

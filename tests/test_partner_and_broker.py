@@ -102,9 +102,8 @@ def test_a_node_left_by_a_killed_grader_is_stopped_by_the_next_run(
     try:
         crashed = RunDir(state / "crashed")
         crashed.open()
-        broker = start_local(
-            fixture_tree.mq_up, crashed.scratch / "broker", plugins=MQ_PLUGINS
-        )  # never stopped
+        # Never stopped: the next run must.
+        broker = start_local(fixture_tree.mq_up, crashed.scratch / "broker", plugins=MQ_PLUGINS)
         pid = int((crashed.scratch / "broker" / "node.pid").read_text())
         assert broker.answers()
         for fd in crashed._locks:  # as if its grader was SIGKILLed: the lock goes with the process

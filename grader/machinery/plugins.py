@@ -1,7 +1,8 @@
 """The RabbitMQ plugins a private node is shown: the ones it enables and what they need.
 
-A node boots slower the more plugin applications it can see, enabled or not (every module it
-loads is looked for along a longer code path). Debian's rabbitmq-server 3.10.8 installs 71; a
+A node boots slower the more plugin applications it can see, enabled or not (measured; the
+likely cause is that every module it loads is looked for along a longer code path: half of a
+boot's CPU time here is system time). Debian's rabbitmq-server 3.10.8 installs 71; a
 private node started by mq-up.sh needs 26 of them (rabbit and the management plugin, with their
 dependencies). Shown only those, through a directory of links given as RABBITMQ_PLUGINS_DIR,
 it booted in 7.8-8.9 s instead of 9.9-10.9 s here (2 cores, 3 boots each way), and used about
