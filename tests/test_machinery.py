@@ -3,8 +3,10 @@ copies and their removal, seals, signals, SQL scripts, inotify observation."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -21,7 +23,7 @@ import pytest
 
 from grader.catalogue import Catalogue
 from grader.labs import CATALOGUE
-from grader.machinery import proctable
+from grader.machinery import erlang, proctable
 from grader.machinery.inotify import Watcher, travel
 from grader.machinery.interrupts import Interrupts
 from grader.machinery.nodes import stop_node
@@ -512,3 +514,14 @@ def test_stopping_a_node_trusts_nothing_its_state_dir_says(tmp_path: Path) -> No
     finally:
         bystander.kill()
         bystander.wait()
+
+
+def test_a_bare_erlang_vm_never_reuses_a_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two grader runs with the same pid (pids are reused) must not give their VMs one name:
+    a node that still holds the first's connection crashes its statistics (see node_name)."""
+    names = set()
+    for _ in range(2):  # a new process with the same pid: the counter starts again
+        monkeypatch.setattr(erlang, "_names", itertools.count(1))
+        names.add(erlang.node_name())
+    assert len(names) == 2, names
+    assert all(re.fullmatch(r"[A-Za-z0-9_-]+", name) for name in names)  # an Erlang short name

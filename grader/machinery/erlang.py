@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import os
 import pwd
+import secrets
 import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -31,6 +32,16 @@ _EVAL_ON_NODE = (
     "_ -> erlang:halt(0) end."
 )
 _names = itertools.count(1)
+
+
+def node_name() -> str:
+    """A name no earlier VM of this machine had. A pid and a counter alone repeat across runs
+    (pids are reused), and a node still holding the distribution connection of a killed VM
+    when a new one of the same name joins has two connections for one name: RabbitMQ 3.10's
+    rabbit_mgmt_external_stats then crashes on every emit (``case_clause`` in
+    rabbit_net:dist_info/4) until its supervisor gives up, and the node's statistics answer
+    500 for good (seen in CI: ``lab-grader-318-1@vm``)."""
+    return f"lab-grader-{os.getpid()}-{next(_names)}-{secrets.token_hex(4)}"
 
 
 @dataclass(frozen=True)
@@ -62,7 +73,7 @@ def eval_commands(node: str, ctl_env: Mapping[str, str], script: str, home: Path
         fd = os.open(cookie_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o400)
         with os.fdopen(fd, "wb") as f:
             f.write(cookie)
-        name = f"lab-grader-{os.getpid()}-{next(_names)}"
+        name = node_name()
         argv = [erl, "-noshell", "-noinput", "-hidden", "-start_epmd", "false", "+S", "1:1", "-sname", name]
         env = environment(**ctl_env, HOME=str(home), LAB_GRADER_NODE=node, LAB_GRADER_EVAL=script)
         ways.append(Command([*argv, "-eval", _EVAL_ON_NODE], env, "erl"))
