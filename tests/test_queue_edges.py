@@ -77,6 +77,17 @@ def test_inputs_cover_every_class_whatever_the_seed(seed: int) -> None:
 
 
 @pytest.mark.parametrize("seed", SEEDS)
+def test_a_consumer_stopping_on_any_other_class_leaves_valid_work_behind(seed: int) -> None:
+    """In name order the first and last message of a consumer's inbox are ordinary valid
+    ones, so a consumer that hangs or dies on a poison or a duplicate, in name order or in its
+    reverse, fails the same ids under every seed (a CI run once met the empty file last)."""
+    rng = random.Random(seed)
+    for inbox in (consumer_inbox(rng), crowd_inbox(rng)):
+        ordered = sorted(inbox.files, key=lambda f: f.name)
+        assert ordered[0].case == ordered[-1].case == "valid", [f.case for f in ordered]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
 def test_faulty_ledgers_hold_exactly_their_fault(seed: int) -> None:
     """A Q6.2 ledger repeats a seq and has no hole; a Q6.3 ledger has a hole and no repeat; a
     Q6.4 ledger has neither; every order starts at seq 1 (holes before it are not required)."""
