@@ -1,6 +1,6 @@
 """The mq lab's edge map: for every requirement id, the classes and boundaries its scenario
 exercises on every run (the seed only varies values inside a class: guids, claim numbers,
-amounts, names, the order of a mixed queue).
+amounts, names, the order of a mixed queue, which a good claim always opens and closes).
 
 The checks name the edge that failed in their FAIL message (``f"{edges.KILL_HELD}: ..."``), and
 grader/mq/EDGES.md is generated from this table (``python -m grader.mq.edges``); a self-test
@@ -352,20 +352,21 @@ RETRY_AFTER_503 = _edge(
     "RETRY_AFTER_503",
     "M8.4",
     "record_only_success",
-    """A BUSY claim dead-lettered after two 503s (the consumer stopped only after a barrier
-    claim shows it has finished what it did after its rejects), published again once the
-    partner accepts BUSY claims, to a new process on the same EAI_MQ_DB: POSTed once more,
-    acked. Judged when the claim did reach claim.dead (M6.1 judges that).""",
-    "503 두 번으로 DLQ 에 갔던 청구",
+    """A BUSY claim answered 503 in a first run (the consumer stopped only after a barrier
+    claim shows it has finished what it did after its failures; a correct one dead-letters it
+    after two), published again once the partner accepts BUSY claims, to a new process on the
+    same EAI_MQ_DB: POSTed once more, acked. Judged when the first run did POST it; where it
+    went then is M6.1's.""",
+    "503 을 받았던(DLQ 로 갔던) 청구",
 )
 RETRY_AFTER_422 = _edge(
     "RETRY_AFTER_422",
     "M8.4",
     "record_only_success",
-    """A no-docs claim dead-lettered after its 422, published again with documents added (same
-    guid, same message_id): POSTed once more, acked. Judged when the claim did reach
-    claim.dead (M5.1 judges that); at least one of the two classes must be judged.""",
-    "422 로 DLQ 에 갔던 청구(서류를 채워 다시 발행)",
+    """A no-docs claim answered 422 in the first run, published again with documents added
+    (same guid, same message_id): POSTed once more, acked. Judged when the first run did
+    POST it (where it went then is M5.1's); at least one of the two classes must be judged.""",
+    "422 를 받았던(DLQ 로 갔던) 청구(서류를 채워 다시 발행)",
 )
 
 
@@ -384,7 +385,8 @@ def markdown(ids: list[str]) -> str:
         "",
         "Generated from grader/mq/edges.py (`python -m grader.mq.edges > grader/mq/EDGES.md`);",
         "a self-test keeps it equal. Every run covers every class below; the seed only varies",
-        "values inside a class (guids, claim numbers, amounts, names, the order of a mixed queue).",
+        "values inside a class (guids, claim numbers, amounts, names, the order of a mixed queue,",
+        "which a good claim always opens and closes).",
         "A FAIL names the class that failed as `[경우: …]`.",
         "",
     ]
