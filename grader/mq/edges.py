@@ -357,7 +357,7 @@ RETRY_AFTER_503 = _edge(
     after two), published again once the partner accepts BUSY claims, to a new process on the
     same EAI_MQ_DB: POSTed once more, acked. Judged when the first run did POST it; where it
     went then is M6.1's.""",
-    "503 을 받았던(DLQ 로 갔던) 청구",
+    "첫 실행에서 503 을 받았던 청구",
 )
 RETRY_AFTER_422 = _edge(
     "RETRY_AFTER_422",
@@ -366,7 +366,7 @@ RETRY_AFTER_422 = _edge(
     """A no-docs claim answered 422 in the first run, published again with documents added
     (same guid, same message_id): POSTed once more, acked. Judged when the first run did
     POST it (where it went then is M5.1's); at least one of the two classes must be judged.""",
-    "422 를 받았던(DLQ 로 갔던) 청구(서류를 채워 다시 발행)",
+    "첫 실행에서 422 를 받았던 청구(서류를 채워 다시 발행)",
 )
 
 
