@@ -228,10 +228,11 @@ def mq_lab(request: pytest.FixtureRequest, grading: Grading) -> MqLab:
     from solutions import walkthrough
 
     reference = None if grading.config.student_mode else walkthrough.walk_mq
-    lab = MqLab(grading, reference)
+    wanted = set(_wanted(request.session))
+    lab = MqLab(grading, reference, scenes=len(scenarios.scenarios.names & set(wanted)))
     lab.pool.define("mq.stage", lab.stage.get)  # the broker starts first, on the pool
     lab.pool.start(["mq.stage"])
-    scenarios.scenarios.start(lab, _wanted(request.session))
+    scenarios.scenarios.start(lab, wanted)
     return lab
 
 

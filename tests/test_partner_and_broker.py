@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,9 +18,9 @@ from fixtures.claims import Outcome, golden_claims
 from fixtures.tree import MQ_PLUGINS, FixtureTree
 from grader.config import GraderConfig
 from grader.machinery import sandbox
-from grader.machinery.broker import start_local
+from grader.machinery.broker import BUSY_WAIT, start_local
 from grader.machinery.nodes import stop_leftover_nodes
-from grader.machinery.partner import Partner
+from grader.machinery.partner import Partner, Spares
 from grader.machinery.rundir import RunDir
 from grader.session import Grading
 from solutions.walkthrough import walk_mq
@@ -68,6 +69,49 @@ def test_partner_answers_counts_and_obeys(grading: Grading, fixture_tree: Fixtur
     partner.control(mode="normal", reset=True)
     assert partner.stats()["by_guid"] == {}
     partner.stop()
+
+
+def test_spare_partners_are_fresh_handed_out_once_and_stopped_unused(
+    grading: Grading, fixture_tree: FixtureTree
+) -> None:
+    started: list[Partner] = []
+
+    def start() -> Partner:
+        started.append(Partner(lambda argv, cwd: grading.start(argv, cwd=cwd), fixture_tree.partner))
+        return started[-1]
+
+    spares = Spares(start)
+    booted = threading.Event()
+    spares.fill_until(3, booted)
+    assert len(started) == 3
+    first = spares.take()
+    assert first is started[0]
+    requests.post(f"{first.url}/v1/claims", data=golden_claims().files[0].data, timeout=5)
+    second = spares.take()
+    assert second is started[1] and second.url != first.url
+    assert second.stats()["calls"] == []  # its own process: nothing another scene did
+    spares.take()
+    fourth = spares.take()  # none left: started now
+    assert fourth is started[3] and len(started) == 4
+    booted.set()
+    spares.fill_until(3, booted)  # the broker is up: no more spares
+    assert len(started) == 4
+    spares.fill_until(1, threading.Event())
+    leftover = started[4]
+    spares.close()
+    with pytest.raises(requests.ConnectionError):
+        leftover.stats()
+    for partner in started[:4]:
+        partner.stop()
+
+
+def test_a_private_node_spins_before_its_schedulers_sleep(shared_broker: SharedBroker) -> None:
+    """BUSY_WAIT reaches the node mq-up.sh started (through the server's own variable)."""
+    base = Path(shared_broker.broker.mq_up_env["MQ_BASE"])
+    pid = int((base / "node.pid").read_text())
+    argv = Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")
+    for flag in ("-sbwt", "-sbwtdcpu", "-sbwtdio"):
+        assert argv[argv.index(flag) + 1] == BUSY_WAIT, argv
 
 
 def test_mq_up_is_idempotent_and_sets_the_watermark(

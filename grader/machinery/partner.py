@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -55,3 +56,47 @@ class Partner:
 
     def stop(self) -> None:
         self._process.kill()
+
+
+class Spares:
+    """Partners started ahead of need, while the machine has a core to spare (a broker's boot
+    keeps one core busy and leaves the other mostly idle: measured). Each is handed out once,
+    as fresh as one started on demand: its own process, nothing counted yet."""
+
+    def __init__(self, start: Callable[[], Partner]) -> None:
+        self._start = start
+        self._ready: list[Partner] = []
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+
+    def fill_until(self, count: int, done: threading.Event) -> None:
+        """Start up to ``count`` partners, one after another, until ``done`` is set. A partner
+        that fails to start ends the filling: the scene that needs one starts its own, and
+        reports the failure there."""
+        for _ in range(count):
+            if done.is_set() or self._stop.is_set():
+                return
+            try:
+                partner = self._start()
+            except Exception:
+                return
+            with self._lock:
+                if self._stop.is_set():
+                    partner.stop()
+                    return
+                self._ready.append(partner)
+
+    def take(self) -> Partner:
+        """A spare, or a partner started now when none is left."""
+        with self._lock:
+            if self._ready:
+                return self._ready.pop(0)
+        return self._start()
+
+    def close(self) -> None:
+        """Stop the spares nobody took (and any a filler is starting now)."""
+        self._stop.set()
+        with self._lock:
+            unused, self._ready = self._ready, []
+        for partner in unused:
+            partner.stop()

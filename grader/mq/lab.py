@@ -15,7 +15,7 @@ from fixtures.claims import ClaimSet
 from fixtures.tree import MQ_PLUGINS
 from grader.machinery import broker as brokers
 from grader.machinery.broker import VHOST_PREFIX, Broker
-from grader.machinery.partner import Partner
+from grader.machinery.partner import Partner, Spares
 from grader.machinery.runner import Process, RunResult
 from grader.machinery.scenarios import Once, ScenarioPool
 from grader.mq.catalogue import MQ_DIR
@@ -59,13 +59,17 @@ def choose_broker(grading: Grading) -> Broker:
 
 
 class MqLab:
-    def __init__(self, grading: Grading, reference: LayOut | None) -> None:
+    def __init__(self, grading: Grading, reference: LayOut | None, scenes: int = 0) -> None:
+        """``scenes``: how many scenes may want a partner (as many are started while a broker
+        boots)."""
         self.grading = grading
         self.claims: ClaimSet = grading.fixtures.claims
         self.live = grading.live(MQ_DIR)  # the working copy the scripts see as LAB_ROOT/eaimw/mq
         self.stage = Once(self._set_stage)
         self.watch = Once(self._start_watch)  # live figures of every vhost of this run
         self._reference = reference
+        self._scenes = scenes
+        self.partners = Spares(lambda: Partner(self._start, grading.fixtures.partner))
 
     @property
     def pool(self) -> ScenarioPool:
@@ -73,7 +77,15 @@ class MqLab:
 
     def _set_stage(self) -> Stage:
         started = time.monotonic()
-        broker = choose_broker(self.grading)
+        self.grading.on_close(self.partners.close)
+        booted = threading.Event()
+        threading.Thread(
+            target=self.partners.fill_until, args=(self._scenes, booted), daemon=True, name="mq-partners"
+        ).start()
+        try:
+            broker = choose_broker(self.grading)
+        finally:
+            booted.set()
         self.grading.on_close(broker.stop)
         self.grading.on_close(broker.delete_our_vhosts)
         broker.delete_stale_vhosts()
@@ -123,7 +135,7 @@ class MqLab:
         """A temporary vhost, a partner process of its own and a fresh EAI_MQ_DB path."""
         stage = self.stage.get()
         with stage.broker.vhost(purpose) as vhost:
-            stub = Partner(self._start, self.grading.fixtures.partner) if partner else None
+            stub = self.partners.take() if partner else None
             try:
                 db = self.grading.scratch_dir(f"db-{purpose}") / "processed.db"
                 yield Scene(self, stage.broker, vhost, stub, db)
