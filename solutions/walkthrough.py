@@ -87,8 +87,13 @@ def walk_mq(lab_root: Path, status: str | None, solution: Path = SOLUTIONS / "mq
     mq = lab_root / "eaimw" / "mq"
     mq.mkdir(parents=True, exist_ok=True)
     if status is not None:
-        (mq / "status.txt").write_text(status)
+        write_status(mq, status)
     _copy_solution(solution, mq)
+
+
+def write_status(mq: Path, status: str) -> None:
+    """Step 1: status.txt in ``mq`` (eaimw/mq), the output of `rabbitmqctl status`."""
+    (mq / "status.txt").write_text(status)
 
 
 def main(argv: list[str] | None = None) -> int:

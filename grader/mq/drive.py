@@ -38,7 +38,7 @@ SQLITE_HEADER = b"SQLite format 3\0"
 
 
 def missing(lab: MqLab, *scripts: str) -> Missing | None:
-    lab.stage.get()  # the broker is up and the lab root laid out and saved
+    lab.files.get()  # the lab root laid out and saved: the working copy is there
     for script in scripts:
         if not (lab.live / script).is_file():
             return Missing(lab.shown(script))

@@ -26,8 +26,16 @@ from grader.session import Grading
 SCRIPT_TIMEOUT = 20.0  # topology.py, publish.py
 STATUS_TIMEOUT = 60.0  # rabbitmqctl status, for the reference walkthrough's status.txt
 
-# (lab root, `rabbitmqctl status` of the node or None): the reference walkthrough
-LayOut = Callable[[Path, str | None], None]
+
+@dataclass(frozen=True)
+class Reference:
+    """The reference walkthrough, standing in for a student: its scripts, laid out in the lab
+    root before the run saves it; and step 1's status.txt, `rabbitmqctl status` of the node
+    the run started, written into the saved directory once that node is up (the scripts never
+    read it, so they need not wait for it)."""
+
+    scripts: Callable[[Path], None]  # lab root
+    status: Callable[[Path, str], None]  # (the saved eaimw/mq, the output of rabbitmqctl status)
 
 
 @dataclass(frozen=True)
@@ -59,12 +67,16 @@ def choose_broker(grading: Grading) -> Broker:
 
 
 class MqLab:
-    def __init__(self, grading: Grading, reference: LayOut | None, scenes: int = 0) -> None:
+    def __init__(self, grading: Grading, reference: Reference | None, scenes: int = 0) -> None:
         """``scenes``: how many scenes may want a partner (as many are started while a broker
         boots)."""
         self.grading = grading
         self.claims: ClaimSet = grading.fixtures.claims
         self.live = grading.live(MQ_DIR)  # the working copy the scripts see as LAB_ROOT/eaimw/mq
+        # Three things made once, each by the first thread that needs it: scenes need the
+        # broker, scripts the saved files, state checks both (and a reference run's status.txt).
+        self.broker = Once(self._start_broker)
+        self.files = Once(self._save_files)
         self.stage = Once(self._set_stage)
         self.watch = Once(self._start_watch)  # live figures of every vhost of this run
         self._reference = reference
@@ -75,7 +87,7 @@ class MqLab:
     def pool(self) -> ScenarioPool:
         return self.grading.pool
 
-    def _set_stage(self) -> Stage:
+    def _start_broker(self) -> Broker:
         started = time.monotonic()
         self.grading.on_close(self.partners.close)
         booted = threading.Event()
@@ -89,20 +101,31 @@ class MqLab:
         self.grading.on_close(broker.stop)
         self.grading.on_close(broker.delete_our_vhosts)
         broker.delete_stale_vhosts()
-        if self._reference is not None:
-            status = broker.ctl(["status"], STATUS_TIMEOUT) if broker.ctl else None
-            self._reference(self.grading.lab_root, status)
-        workspace = self.grading.workspace(MQ_DIR)
-        timing("mq.stage", started)
+        timing("mq.broker", started)
         # The watch boots its Erlang VM while the scenarios start (its fault, if any, is
         # raised where a scenario asks for it).
         threading.Thread(target=self._warm_watch, daemon=True, name="mq-watch-start").start()
-        return Stage(broker, workspace.saved)
+        return broker
+
+    def _save_files(self) -> Path:
+        """The student's eaimw/mq saved, its working copy made (a reference run lays out the
+        reference's scripts first); the saved directory."""
+        if self._reference is not None:
+            self._reference.scripts(self.grading.lab_root)
+        return self.grading.workspace(MQ_DIR).saved
+
+    def _set_stage(self) -> Stage:
+        started = time.monotonic()
+        broker, saved = self.broker.get(), self.files.get()
+        if self._reference is not None and broker.ctl is not None:
+            self._reference.status(saved, broker.ctl(["status"], STATUS_TIMEOUT))
+        timing("mq.stage", started)
+        return Stage(broker, saved)
 
     def _start_watch(self) -> Watch:
         started = time.monotonic()
         watch = Watch(
-            self.stage.get().broker,
+            self.broker.get(),
             f"{VHOST_PREFIX}{os.getpid()}-",
             self.grading.scratch_dir("watch"),
             self.grading.own_dir("erlang"),
@@ -121,10 +144,10 @@ class MqLab:
     def student_node(self) -> Broker | None:
         """The node M1.3 judges: the student's rabbit@localhost in student mode, or the node an
         operator named with --broker url; in a reference run, the one mq-up.sh started."""
-        stage = self.stage.get()
+        broker = self.broker.get()
         config = self.grading.config
         if config.broker == "url" or not config.student_mode:
-            return stage.broker
+            return broker
         return brokers.student_node()
 
     def shown(self, name: str = "") -> str:
@@ -133,12 +156,12 @@ class MqLab:
     @contextlib.contextmanager
     def scene(self, purpose: str, partner: bool = True) -> Iterator[Scene]:
         """A temporary vhost, a partner process of its own and a fresh EAI_MQ_DB path."""
-        stage = self.stage.get()
-        with stage.broker.vhost(purpose) as vhost:
+        broker = self.broker.get()
+        with broker.vhost(purpose) as vhost:
             stub = self.partners.take() if partner else None
             try:
                 db = self.grading.scratch_dir(f"db-{purpose}") / "processed.db"
-                yield Scene(self, stage.broker, vhost, stub, db)
+                yield Scene(self, broker, vhost, stub, db)
             finally:
                 if stub is not None:
                     stub.stop()
