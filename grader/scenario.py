@@ -9,6 +9,10 @@ drift apart:
 - it makes a session fixture of the same name, whose value is the scenario's record;
 - a check asks for the record by that name, typed: ``def test_Q3_3_...(req, fresh_run: Rerun)``.
 
+``@scenarios.first`` declares one in the first wave: a scenario a clock makes long (a script
+run to its own deadline, a watched window) starts its scripts before the others start theirs,
+so that the grade does not wait for it to get going behind them (machinery.scenarios).
+
 A scenario that cannot run because the student's artefact is missing returns ``Missing``; the
 plugin turns that into one blocked FAIL per check that reads it (see plugin.pytest_pyfunc_call).
 """
@@ -45,6 +49,7 @@ class Scenarios(Generic[LabT]):
         self.lab = lab
         self.lab_fixture = lab_fixture  # the session fixture that brings the lab up
         self._defined: dict[str, Callable[[LabT], object]] = {}
+        self._first: set[str] = set()
 
     def __call__(self, scenario: Callable[[LabT], R | Missing]) -> Callable[..., R]:
         """Declare ``scenario``; returns the fixture (so the module exposes it to pytest)."""
@@ -52,6 +57,16 @@ class Scenarios(Generic[LabT]):
         if name in self._defined:
             raise ValueError(f"scenario {self.lab}.{name} declared twice")
         self._defined[name] = scenario
+        return self._fixture(name, scenario)
+
+    def first(self, scenario: Callable[[LabT], R | Missing]) -> Callable[..., R]:
+        """Declare ``scenario`` in the first wave: a clock makes it long, so it starts its
+        scripts before the others start theirs (see machinery.scenarios.ScenarioPool)."""
+        fixture = self(scenario)
+        self._first.add(scenario.__name__)
+        return fixture
+
+    def _fixture(self, name: str, scenario: Callable[[LabT], R | Missing]) -> Callable[..., R]:
         key = self.key(name)
 
         def observed(request: pytest.FixtureRequest) -> R:
@@ -77,7 +92,7 @@ class Scenarios(Generic[LabT]):
     def start(self, lab: LabT, wanted: Iterable[str]) -> None:
         """Define every scenario on the lab's pool and start those some check reads."""
         for name, scenario in self._defined.items():
-            lab.pool.define(self.key(name), _timed(self.key(name), scenario, lab))
+            lab.pool.define(self.key(name), _timed(self.key(name), scenario, lab), first=name in self._first)
         lab.pool.start(self.key(name) for name in sorted(self.names & set(wanted)))
 
 

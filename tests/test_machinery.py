@@ -16,7 +16,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -137,6 +137,79 @@ def test_a_cap_on_scenarios_is_kept() -> None:
     pool.start("abc")
     with pytest.raises(threading.BrokenBarrierError):
         pool.result("a")
+    pool.shutdown()
+
+
+def test_the_second_wave_waits_until_the_first_is_under_way() -> None:
+    """Clock-bound scenarios start their scripts first; the others wait for that (and no
+    longer), each first-wave scenario counted once, whether it says so or only ends."""
+    pool = ScenarioPool()
+    said = threading.Event()
+    log: list[str] = []
+
+    def clocked() -> None:
+        time.sleep(0.3)
+        log.append("clocked under way")
+        pool.under_way()
+        pool.under_way()  # said twice, counted once
+        said.wait(5)
+
+    def missing() -> None:  # a first-wave scenario that ends without starting anything
+        time.sleep(0.1)
+
+    def other() -> float:
+        started = time.monotonic()
+        pool.after_first_wave(5)
+        log.append("other goes")
+        return time.monotonic() - started
+
+    def clocked_too() -> float:
+        started = time.monotonic()
+        pool.after_first_wave(5)  # never waits in the first wave
+        return time.monotonic() - started
+
+    pool.define("clocked", clocked, first=True)
+    pool.define("missing", missing, first=True)
+    pool.define("clocked_too", clocked_too, first=True)
+    pool.define("other", other)
+    pool.start(["other", "clocked", "missing", "clocked_too"])
+    assert 0.2 < float(str(pool.result("other"))) < 2, log
+    assert log == ["clocked under way", "other goes"]
+    assert float(str(pool.result("clocked_too"))) < 0.1
+    said.set()
+    pool.shutdown()
+    pool.after_first_wave(5)  # outside the pool: at once
+
+
+def test_the_second_wave_waits_no_longer_than_its_bound() -> None:
+    pool = ScenarioPool()
+    stuck = threading.Event()
+    pool.define("stuck", lambda: stuck.wait(10), first=True)
+
+    def other() -> float:
+        started = time.monotonic()
+        pool.after_first_wave(0.3)
+        return time.monotonic() - started
+
+    pool.define("other", other)
+    pool.start(["stuck", "other"])
+    assert 0.25 < float(str(pool.result("other"))) < 2
+    stuck.set()
+    pool.shutdown()
+
+
+def test_under_a_cap_the_first_wave_starts_first() -> None:
+    pool = ScenarioPool(workers=1)
+    order: list[str] = []
+    def run(name: str) -> Callable[[], None]:
+        return lambda: order.append(name)
+
+    for name in "abcd":
+        pool.define(name, run(name), first=name in "cd")
+    pool.start("abcd")
+    for name in "abcd":
+        pool.result(name)
+    assert order == ["c", "d", "a", "b"]
     pool.shutdown()
 
 

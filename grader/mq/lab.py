@@ -25,6 +25,7 @@ from grader.session import Grading
 
 SCRIPT_TIMEOUT = 20.0  # topology.py, publish.py
 STATUS_TIMEOUT = 60.0  # rabbitmqctl status, for the reference walkthrough's status.txt
+FIRST_WAVE_WAIT = 2.0  # the most a second-wave scene waits for the first wave to get going
 
 
 @dataclass(frozen=True)
@@ -157,6 +158,7 @@ class MqLab:
     def scene(self, purpose: str, partner: bool = True) -> Iterator[Scene]:
         """A temporary vhost, a partner process of its own and a fresh EAI_MQ_DB path."""
         broker = self.broker.get()
+        self.pool.after_first_wave(FIRST_WAVE_WAIT)
         with broker.vhost(purpose) as vhost:
             stub = self.partners.take() if partner else None
             try:
@@ -183,6 +185,7 @@ class Scene:
         return {"EAI_AMQP_URL": self.url, "EAI_MQ_DB": str(self.db)}
 
     def start(self, script: str, args: Sequence[str] = ()) -> Process:
+        self.lab.pool.under_way()  # a first-wave scenario's script is starting: the others may
         return self.lab.grading.start(
             [sys.executable, str(self.lab.live / script), *args], cwd=self.lab.live, env=self.env()
         )

@@ -198,7 +198,7 @@ def mixed_claims(lab: MqLab) -> ConsumerRun | Missing:
     return _decided(lab, "mixed_claims", good=3, no_docs=2, busy=2)
 
 
-@scenarios
+@scenarios.first
 def idle_queue(lab: MqLab) -> ConsumerRun | Missing:
     """M4.2: nothing to consume at all, until the deadline."""
     if missing := drive.missing(lab, "consumer.py"):
@@ -207,7 +207,7 @@ def idle_queue(lab: MqLab) -> ConsumerRun | Missing:
         return drive.consume(scene, [], EMPTY_RUN)
 
 
-@scenarios
+@scenarios.first
 def busy_queue(lab: MqLab) -> ConsumerRun | Missing:
     """M4.2: far more work than --max-seconds before a slow claim system."""
     if missing := drive.missing(lab, "consumer.py"):
@@ -238,7 +238,7 @@ def claim_system_down(lab: MqLab) -> ConsumerRun | Missing:
         return drive.consume_until_decided(lab, scene, batch, claim_url=url)
 
 
-@scenarios
+@scenarios.first
 def claim_system_hangs(lab: MqLab) -> ConsumerRun | Missing:
     """M6.3: the partner holds every request; the consumer must time out, treat it as
     transient, and still end near --max-seconds."""
@@ -355,13 +355,13 @@ def _prefetch(lab: MqLab, name: str, prefetch: int, *extra: str) -> PrefetchRun 
         )
 
 
-@scenarios
+@scenarios.first
 def prefetch_default(lab: MqLab) -> PrefetchRun | Missing:
     """M7.1: no --prefetch: never more than 5 unacked, and 5 reached, before a slow partner."""
     return _prefetch(lab, "prefetch5", 5)
 
 
-@scenarios
+@scenarios.first
 def prefetch_two(lab: MqLab) -> PrefetchRun | Missing:
     """M7.2: --prefetch 2."""
     return _prefetch(lab, "prefetch2", 2, "--prefetch", "2")
