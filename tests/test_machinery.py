@@ -201,6 +201,7 @@ def test_the_second_wave_waits_no_longer_than_its_bound() -> None:
 def test_under_a_cap_the_first_wave_starts_first() -> None:
     pool = ScenarioPool(workers=1)
     order: list[str] = []
+
     def run(name: str) -> Callable[[], None]:
         return lambda: order.append(name)
 
