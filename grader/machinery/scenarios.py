@@ -71,18 +71,15 @@ class ScenarioPool:
 
     def start(self, names: Iterable[str]) -> None:
         """Start ``names`` (those of the first wave before the others)."""
-        names = sorted(names, key=lambda name: name not in self._first)
-        with self._lock:
-            new = [name for name in names if name in self._first and name not in self._futures]
-            self._first_left += len(new)
-            if self._first_left:
-                self._first_under_way.clear()
-        for name in names:
+        for name in sorted(names, key=lambda name: name not in self._first):
             self._future(name)
 
     def _future(self, name: str) -> Future[object]:
         with self._lock:
             if name not in self._futures:
+                if name in self._first:
+                    self._first_left += 1
+                    self._first_under_way.clear()
                 self._futures[name] = self._executor.submit(self._run, name)
             return self._futures[name]
 
@@ -103,7 +100,7 @@ class ScenarioPool:
         self._running.reported = True
         with self._lock:
             self._first_left -= 1
-            if self._first_left <= 0:
+            if self._first_left == 0:
                 self._first_under_way.set()
 
     def after_first_wave(self, bound: float) -> None:
