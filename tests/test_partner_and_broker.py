@@ -114,6 +114,31 @@ def test_a_private_node_spins_before_its_schedulers_sleep(shared_broker: SharedB
         assert argv[argv.index(flag) + 1] == BUSY_WAIT, argv
 
 
+def test_rabbitmqctl_wait_gives_up_on_a_pid_file_being_written() -> None:
+    """Why mq-up.sh waits for the pid file to hold a pid before `rabbitmqctl wait`: a node
+    truncates its pid file before writing it, and the CLI that reads it then gives up at once
+    (seen in CI: a Gradescope run could not start its node, garbage_in_pid_file)."""
+    # The CLI runs as user rabbitmq (Debian's wrapper): a directory it can read, unlike tmp_path.
+    base = Path(tempfile.mkdtemp(prefix="lab-grader-selftest-", dir="/var/tmp"))
+    try:
+        base.chmod(0o755)
+        pid_file = base / "node.pid"
+        pid_file.write_text("")
+        pid_file.chmod(0o644)
+        started = time.monotonic()
+        run = subprocess.run(
+            ["rabbitmqctl", "-n", "nobody@localhost", "wait", "--timeout", "20", str(pid_file)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert run.returncode != 0 and "garbage_in_pid_file" in run.stdout + run.stderr, run
+        assert time.monotonic() - started < 15  # it did not wait for the pid
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
 def test_mq_up_is_idempotent_and_sets_the_watermark(
     shared_broker: SharedBroker, fixture_tree: FixtureTree
 ) -> None:

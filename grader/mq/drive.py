@@ -38,6 +38,9 @@ SQLITE_HEADER = b"SQLite format 3\0"
 
 
 def missing(lab: MqLab, *scripts: str) -> Missing | None:
+    # No verdict without a broker, not even "missing": when none can be had, every mq id is an
+    # ERROR (a harness fault), never a FAIL the same tree would not get on a working machine.
+    lab.broker.get()
     lab.files.get()  # the lab root laid out and saved: the working copy is there
     for script in scripts:
         if not (lab.live / script).is_file():
