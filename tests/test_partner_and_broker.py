@@ -17,8 +17,8 @@ import requests
 from fixtures.claims import Outcome, golden_claims
 from fixtures.tree import MQ_PLUGINS, FixtureTree
 from grader.config import GraderConfig
-from grader.machinery import sandbox
-from grader.machinery.broker import BUSY_WAIT, start_local
+from grader.machinery import proctable, sandbox
+from grader.machinery.broker import BUSY_WAIT, free_port, start_local
 from grader.machinery.nodes import stop_leftover_nodes
 from grader.machinery.partner import Partner, Spares
 from grader.machinery.rundir import RunDir
@@ -120,6 +120,9 @@ def test_rabbitmqctl_wait_gives_up_on_a_pid_file_being_written() -> None:
     (seen in CI: a Gradescope run could not start its node, garbage_in_pid_file)."""
     # The CLI runs as user rabbitmq (Debian's wrapper): a directory it can read, unlike tmp_path.
     base = Path(tempfile.mkdtemp(prefix="lab-grader-selftest-", dir="/var/tmp"))
+    # The CLI starts an epmd daemon: on a port of its own, found by its environment and killed.
+    mark = f"pid-file-probe-{os.getpid()}-{time.monotonic_ns()}"
+    env = os.environ | {"ERL_EPMD_PORT": str(free_port()), "ERL_EPMD_ADDRESS": "127.0.0.1", "LAB_PROBE": mark}
     try:
         base.chmod(0o755)
         pid_file = base / "node.pid"
@@ -131,11 +134,13 @@ def test_rabbitmqctl_wait_gives_up_on_a_pid_file_being_written() -> None:
             capture_output=True,
             text=True,
             timeout=60,
+            env=env,
             check=False,
         )
         assert run.returncode != 0 and "garbage_in_pid_file" in run.stdout + run.stderr, run
         assert time.monotonic() - started < 15  # it did not wait for the pid
     finally:
+        proctable.kill_all(proctable.carrying("LAB_PROBE", mark))
         shutil.rmtree(base, ignore_errors=True)
 
 
