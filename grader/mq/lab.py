@@ -185,7 +185,7 @@ class Scene:
         return {"EAI_AMQP_URL": self.url, "EAI_MQ_DB": str(self.db)}
 
     def start(self, script: str, args: Sequence[str] = ()) -> Process:
-        self.lab.pool.under_way()  # a first-wave scenario's script is starting: the others may
+        self.lab.pool.under_way()  # in a first-wave scenario: the second wave may go now
         return self.lab.grading.start(
             [sys.executable, str(self.lab.live / script), *args], cwd=self.lab.live, env=self.env()
         )
