@@ -1,25 +1,49 @@
-"""One grading run: its lab root and working copies, scripts, seals, fixtures and scenario pool."""
+"""One grading run: its lab root and working copies, the identity its scripts run under, the
+boxes they run in, seals, fixtures and the scenario pool.
+
+The run is built with an ExitStack: each part is closed by what registered it, in reverse, so
+a run that fails half-way closes what it opened and nothing else. Closing goes:
+
+1. every script killed (the registry), the scenarios' threads joined (the pool);
+2. what the labs opened on the way (boxes, partners, the broker, the watch), last first;
+3. every process of the run's identity killed, wherever it is (a fork chain included);
+4. the seals checked (nothing the grader runs or reads later was changed);
+5. the student's directories put back (host mode), the identity released, the scratch removed.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import sys
 import tempfile
 import threading
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from fixtures.tree import FixtureTree, build, load
 from grader.config import GraderConfig
-from grader.machinery import proctable
-from grader.machinery.environ import environment
+from grader.machinery import acting, seccomp
+from grader.machinery.environ import script_environment
+from grader.machinery.identity import Identity
 from grader.machinery.interrupts import Interrupts
 from grader.machinery.nodes import stop_leftover_nodes
 from grader.machinery.rundir import RunDir
 from grader.machinery.runner import Leftover, Process, ProcessRegistry, RunResult
-from grader.machinery.sandbox import Confinement, Mount, Namespace, Sandbox
+from grader.machinery.sandbox import (
+    BOXED,
+    BOXED_VIEW,
+    Box,
+    Confinement,
+    HostLauncher,
+    Launcher,
+    Mount,
+    Request,
+    Sandbox,
+)
 from grader.machinery.scenarios import ScenarioPool
 from grader.machinery.seals import Digest, Seals, digest, tree_files
 from grader.machinery.treecopy import shown
@@ -29,12 +53,18 @@ REPO = Path(__file__).resolve().parent.parent
 GRADER_FILES = ("grader", "fixtures", "solutions", "conftest.py", "pyproject.toml")
 # What a seal names, in the students' language.
 FIXTURES_SEAL, CODE_SEAL, STATE_SEAL = "픽스처", "채점기 코드", "채점기 상태 디렉터리"
+# What a script may use of the machine (a fork bomb, a runaway file or memory stop here).
+LIMITS = {
+    "RLIMIT_NPROC": (512, 512),
+    "RLIMIT_FSIZE": (1 << 30, 1 << 30),
+    "RLIMIT_CORE": (0, 0),
+    "RLIMIT_AS": (4 << 30, 4 << 30),
+}
 
 
 @dataclass(frozen=True)
 class Lane:
-    """One more working copy of a graded directory, in a namespace of its own that shows it
-    where the scripts expect the directory: scenarios that each need the directory to
+    """One more working copy of a graded directory: scenarios that each need the directory to
     themselves run side by side, one per lane (namespace mode only)."""
 
     relative: str  # "q"
@@ -50,6 +80,7 @@ class Closing:
     errors: list[str] = field(default_factory=list)  # the grader's own cleanup failed
     tampered: dict[str, list[str]] = field(default_factory=dict)  # seal -> what changed
     leftovers: list[tuple[str, Leftover]] = field(default_factory=list)  # (script, process)
+    survivors: list[str] = field(default_factory=list)  # processes of the identity that would not die
 
 
 def _fixture_digest(tree: FixtureTree) -> Digest:
@@ -73,6 +104,47 @@ def _check_scripts_root(scripts_root: Path, sandbox: Sandbox) -> None:
         raise Refused(f"{where}: / 가 아닌, 이미 있는 디렉터리여야 합니다(스크립트에게만 비어 보입니다).")
 
 
+def _hidden_packages() -> list[Path]:
+    """The grader's own packages where they would be visible to scripts (an installed grader
+    in the interpreter's site-packages): covered by an empty directory in every box."""
+    found = []
+    for name in ("grader", "fixtures", "solutions"):
+        module = sys.modules.get(name)
+        if module is not None and getattr(module, "__file__", None):
+            found.append(Path(os.path.realpath(str(module.__file__))).parent)
+    return found
+
+
+class Scripts:
+    """Where one scenario's scripts run: a box of its own (namespace mode) or the host
+    launcher, with scratch directories of its own that only it sees."""
+
+    def __init__(self, grading: Grading, name: str, confinement: Confinement, scratch: Path) -> None:
+        self.grading = grading
+        self.name = name
+        self.confinement = confinement
+        self.scratch = scratch
+
+    def scratch_dir(self, name: str) -> Path:
+        """A fresh directory of this box's that its scripts may read and write."""
+        with acting.as_scripts(self.grading.identity):
+            return Path(tempfile.mkdtemp(prefix=f"{name}-", dir=self.scratch))
+
+    def start(self, argv: Sequence[str], *, cwd: Path, env: Mapping[str, str] | None = None) -> Process:
+        return self.grading.start(argv, cwd=cwd, env=env, confinement=self.confinement)
+
+    def run(
+        self, argv: Sequence[str], *, cwd: Path, timeout: float, env: Mapping[str, str] | None = None
+    ) -> RunResult:
+        return self.start(argv, cwd=cwd, env=env).wait(timeout)
+
+    def helper(self, name: str) -> str:
+        """Where scripts of this box find the grader helper ``name`` (a file beside reaper.py)."""
+        if isinstance(self.confinement.launcher, Box):
+            return str(BOXED_VIEW / name)
+        return str(BOXED / name)
+
+
 class Grading:
     """Everything a run owns. ``close`` leaves nothing running and the student's files as found."""
 
@@ -87,79 +159,164 @@ class Grading:
     ) -> None:
         """``protected``: every lab's directories (relative to the lab root); ``graded``: the
         selected labs' (host mode checks first that it can put each back); ``adopt_orphans``:
-        this process is the grader and nothing else (host mode makes it the subreaper of its
-        scripts' orphans, and kills whatever of them is left at the end)."""
+        unused (kept for callers; every process of the run's identity is found by identity)."""
         self.config = config
         self.sandbox = sandbox
         self.interrupts = interrupts or Interrupts()
-        self.rundir = RunDir.for_lab_root(
-            config.state_dir, config.lab_root, recoveries=(stop_leftover_nodes,), protected=protected
-        )
-        self.recovered = self.rundir.open()
-        self.registry = ProcessRegistry(self.rundir.key)
+        self.registry = ProcessRegistry()
         self.pool = ScenarioPool(config.workers)
         self.seals = Seals()
         self.notes: list[str] = []
-        self._cleanups: list[Callable[[], None]] = []
+        self.recovered: list[str] = []
         self._lock = threading.Lock()
         self._closing: Closing | None = None
-        self._confinements: dict[Lane | None, Confinement] = {}  # namespace mode: one namespace each
-        self._adopting = adopt_orphans and not sandbox.namespaces
-        if self._adopting:
-            proctable.become_subreaper()  # a daemon that escapes the marker still comes back here
+        self._boxes = 0
+        self._stack = ExitStack()
+        self._found = Closing()
         try:
-            scratch = self.rundir.scratch
-            if config.fixtures_dir is None:
-                self.fixtures: FixtureTree = build(scratch / "fixtures")
-            else:
-                self.fixtures = load(config.fixtures_dir)
-            self.lab_root = config.lab_root or scratch / "root"
-            self.lab_root.mkdir(exist_ok=True)
-            if config.lab_root is None:  # the walkthroughs fill them: the namespace shows copies there
-                for relative in protected:
-                    (self.lab_root / relative).mkdir(parents=True, exist_ok=True)
-            self.scripts_root = config.scripts_root or self.lab_root
-            if self.scripts_root != self.lab_root:
-                _check_scripts_root(self.scripts_root, sandbox)
-            self.workspaces = Workspaces(
-                self.lab_root,
-                self.scripts_root,
-                sandbox.namespaces,
-                self.rundir.work,
-                self.rundir.journal,
-                protected,
-            )
-            self.workspaces.check(graded)
-            self.seals.seal(FIXTURES_SEAL, lambda: _fixture_digest(self.fixtures))
-            self.seals.seal(CODE_SEAL, _code_digest)
-            skip = {
-                "run/scratch",
-                "run/work",
-                "run/own",
-                "run/broker",
-                "run/root",
-                self.rundir.journal.path.name,
-            }
-            self.seals.seal(STATE_SEAL, lambda: digest(self.rundir.base, tree_files(self.rundir.base, skip)))
+            self._open(protected, graded)
         except BaseException:
             self.close()
             raise
 
-    def on_close(self, cleanup: Callable[[], None]) -> None:
-        """Run ``cleanup`` when the run ends (last registered, first run), before restoring."""
-        with self._lock:
-            self._cleanups.append(cleanup)
+    # building the run ----------------------------------------------------------------------------
+    def _guarded(self, what: str, action: Callable[[], None]) -> None:
+        """Register ``action`` to run at close; a failure of it is reported, never raised."""
 
+        def run() -> None:
+            try:
+                action()
+            except Exception as exc:  # cleanup never hides the real failure; report it
+                self._found.errors.append(f"{what}: {exc}")
+
+        self._stack.callback(run)
+
+    def _open(self, protected: Sequence[str], graded: Collection[str]) -> None:
+        config = self.config
+        self.rundir = RunDir.for_lab_root(
+            config.state_dir, config.lab_root, recoveries=(stop_leftover_nodes,), protected=protected
+        )
+        self.recovered = self.rundir.open()
+        self._guarded("removing the scratch", lambda: self._found.errors.extend(
+            f"could not remove {left}" for left in self.rundir.close()
+        ))  # fmt: skip
+        self.identity = Identity.claim()
+        self._stack.callback(self.identity.release)
+        self.seccomp = seccomp.program()
+        scratch = self.rundir.scratch
+        self.fixtures: FixtureTree = (
+            build(scratch / "fixtures") if config.fixtures_dir is None else load(config.fixtures_dir)
+        )
+        self.lab_root = config.lab_root or scratch / "root"
+        self.lab_root.mkdir(exist_ok=True)
+        if config.lab_root is None:  # the walkthroughs fill them
+            for relative in protected:
+                (self.lab_root / relative).mkdir(parents=True, exist_ok=True)
+        self.scripts_root = config.scripts_root or self.lab_root
+        if self.scripts_root != self.lab_root:
+            _check_scripts_root(self.scripts_root, self.sandbox)
+        self.workspaces = Workspaces(
+            self.lab_root,
+            self.scripts_root,
+            self.sandbox.namespaces,
+            self.rundir.work,
+            self.rundir.journal,
+            protected,
+            owner=self.identity,
+        )
+        self.workspaces.check(graded)
+        self._stack.callback(self._restore)
+        # Host mode: what the scripts run and read must be reachable by their identity.
+        self.workspaces.let_through(
+            Path(p)
+            for p in {
+                os.path.dirname(sys.executable),
+                os.path.dirname(os.path.realpath(sys.executable)),
+                sys.prefix,
+                sys.base_prefix,
+                str(BOXED),
+                str(self.fixtures.root),
+                str(self.rundir.scripts_scratch),
+            }
+        )
+        self.seals.seal(FIXTURES_SEAL, lambda: _fixture_digest(self.fixtures))
+        self.seals.seal(CODE_SEAL, _code_digest)
+        skip = {"run", self.rundir.journal.path.name}
+        self.seals.seal(STATE_SEAL, lambda: digest(self.rundir.base, tree_files(self.rundir.base, skip)))
+        self._stack.callback(self._check_seals)
+        self._stack.callback(self._end_identity)
+        self._resources = self._stack.enter_context(ExitStack())  # what the labs open on the way
+        self._host: HostLauncher | None = None
+        if not self.sandbox.namespaces:
+            self._host = HostLauncher()
+            self.on_close(self._host.close)
+        self._stack.callback(self.pool.shutdown)
+        self._stack.callback(self.registry.close)
+
+    # closing --------------------------------------------------------------------------------------
+    def close(self) -> Closing:
+        """Kill every script and whatever it started, wait for the scenarios, check the seals,
+        put the student's directories back, remove the scratch. Never raises: what went wrong
+        is in the Closing."""
+        if self._closing is not None:
+            return self._closing
+        self.interrupts.finishing()
+        try:
+            self._stack.close()
+        except Exception as exc:  # a closer registered without a guard: still a report
+            self._found.errors.append(f"closing: {exc}")
+        closing = self._found
+        closing.leftovers = list(self.registry.leftovers)
+        closing.notes = self.notes + closing.notes
+        self._closing = closing
+        return closing
+
+    def on_close(self, cleanup: Callable[[], None]) -> None:
+        """Run ``cleanup`` when the run ends (last registered, first run), once every script of
+        the run is dead, before the identity's last processes are killed."""
+        with self._lock:
+            self._resources.callback(self._guard(cleanup))
+
+    def _guard(self, cleanup: Callable[[], None]) -> Callable[[], None]:
+        def run() -> None:
+            try:
+                cleanup()
+            except Exception as exc:
+                self._found.errors.append(f"{cleanup}: {exc}")
+
+        return run
+
+    def _end_identity(self) -> None:
+        survivors = self.identity.kill_all()
+        self._found.survivors = [f"pid {pid}" for pid in survivors]
+        if survivors:
+            self._found.errors.append(
+                f"processes of the script identity {self.identity.uid} would not die: {survivors}"
+            )
+
+    def _check_seals(self) -> None:
+        closing = self._found
+        closing.tampered = self.seals.broken()
+        if FIXTURES_SEAL in closing.tampered:
+            try:  # set right for the next run
+                build(self.fixtures.root)
+            except OSError as exc:
+                closing.errors.append(f"could not rebuild the fixtures at {self.fixtures.root}: {exc}")
+            else:
+                closing.notes.append(f"픽스처 {shown(self.fixtures.root)} 를 다시 만들었습니다")
+
+    def _restore(self) -> None:
+        said, failed = self.workspaces.close()
+        self._found.notes += said
+        self._found.not_restored += failed
+
+    # what the labs use ----------------------------------------------------------------------------
     def rng(self, scenario: str) -> random.Random:
         """A generator per scenario: reproducible with --grader-seed whatever the thread order."""
         return random.Random(f"{self.config.seed}:{scenario}")
 
-    def scratch_dir(self, name: str) -> Path:
-        """A fresh directory of the grader's that scripts may read and write."""
-        return Path(tempfile.mkdtemp(prefix=f"{name}-", dir=self.rundir.scripts_scratch))
-
     def own_dir(self, name: str) -> Path:
-        """A fresh directory of the grader's own, never handed to scripts (read-only to them
+        """A fresh directory of the grader's own, never handed to scripts (out of their sight
         in namespace mode), removed with the run."""
         (self.rundir.scratch / "own").mkdir(mode=0o700, exist_ok=True)
         return Path(tempfile.mkdtemp(prefix=f"{name}-", dir=self.rundir.scratch / "own"))
@@ -182,8 +339,10 @@ class Grading:
     def env(self, extra: Mapping[str, str] | None = None) -> dict[str, str]:
         """The environment of every script the grader runs (a contract, see the README):
         LAB_ROOT (as the scripts see it), LAB_FIXTURES, EAI_AMQP_URL and EAI_MQ_DB always set;
-        an mq scene sets its own vhost and database in ``extra``."""
-        env = environment(
+        an mq scene sets its own vhost and database in ``extra``. Nothing else of the grader's
+        environment reaches a script (it may hold credentials)."""
+        env = script_environment(
+            HOME=str(self.scripts_root),
             LAB_ROOT=str(self.scripts_root),
             LAB_FIXTURES=str(self.fixtures.root),
             EAI_AMQP_URL="amqp://guest:guest@127.0.0.1:5672/%2F",
@@ -196,9 +355,8 @@ class Grading:
         return env
 
     def lanes(self, relative: str, count: int, empty: Collection[str] = ()) -> list[Lane]:
-        """Up to ``count`` more working copies of LAB_ROOT/relative, each with a namespace of
-        its own (made on first use); none in host mode, where the scripts can only ever see
-        one directory at LAB_ROOT/relative."""
+        """Up to ``count`` more working copies of LAB_ROOT/relative (made now); none in host
+        mode, where the scripts can only ever see one directory at LAB_ROOT/relative."""
         if not self.sandbox.namespaces or not self.workspaces.open_copy(relative):
             return []
         # What a copy leaves out was said when the directory's own working copy was made.
@@ -207,30 +365,45 @@ class Grading:
             for n in range(1, count + 1)
         ]
 
-    def confinement(self, lane: Lane | None = None) -> Confinement:
-        """Where scripts start: on the host, or in the namespace of ``lane`` (the run's own
-        when None), made on first use."""
-        if not self.sandbox.namespaces:
-            return Confinement(self.sandbox)
+    @contextlib.contextmanager
+    def scripts(self, purpose: str, lane: Lane | None = None) -> Iterator[Scripts]:
+        """A box for one scenario's scripts (``lane``: another working copy shown in place of
+        its directory), closed with everything in it when the scenario is done with it."""
         with self._lock:
-            if lane not in self._confinements:
-                # The interpreter behind a virtualenv may live anywhere, even below the scripts'
-                # lab root (pyenv in /root): it is mounted over the empty root like the rest.
-                interpreter = Path(os.path.realpath(sys.executable)).parent.parent
-                read_only = [REPO, Path(sys.prefix), self.fixtures.root, self.config.state_dir]
-                read_only += [
-                    p for p in {interpreter, Path(sys.base_prefix)} if p.is_relative_to(self.scripts_root)
-                ]
-                # Each where its links lead: bwrap cannot mount on a path through a link
-                # (a virtualenv or a checkout reached by one).
-                real = sorted({Path(os.path.realpath(path)) for path in read_only})
-                scratch = Path(os.path.realpath(self.rundir.scripts_scratch))
-                mounts = [Mount(path, path) for path in real] + [Mount(scratch, scratch, writable=True)]
-                lab_mounts, views = self.workspaces.mounts({lane.relative: lane.live} if lane else {})
-                self._confinements[lane] = Confinement(
-                    self.sandbox, Namespace(mounts + lab_mounts), tuple(views)
-                )
-            return self._confinements[lane]
+            self._boxes += 1
+            name = f"{self._boxes:03d}-{purpose}"
+        scratch = self.rundir.scripts_scratch / name
+        scratch.mkdir(mode=0o700)
+        self.identity.hand_over(scratch)
+        if self._host is not None:
+            yield Scripts(self, name, Confinement(self._host), scratch)
+            return
+        box = self._box(scratch, lane)
+        self.on_close(box.launcher.close)  # a box the scenario never got to close (an interrupted run)
+        try:
+            yield Scripts(self, name, box, scratch)
+        finally:
+            box.launcher.close()
+
+    def _box(self, scratch: Path, lane: Lane | None) -> Confinement:
+        """A box's view (see sandbox.py): the interpreter, the fixtures, the launcher, the
+        working copies where the scripts expect them, and ``scratch``."""
+        interpreter = Path(os.path.realpath(sys.executable)).parent.parent
+        read_only = {interpreter, Path(sys.prefix), Path(sys.base_prefix), self.fixtures.root}
+        real = sorted({Path(os.path.realpath(path)) for path in read_only})
+        mounts = [Mount(path, path) for path in real]
+        mounts += [
+            Mount(path, None) for path in _hidden_packages() if any(path.is_relative_to(r) for r in real)
+        ]
+        default_fixtures = Path("/opt/lab/fixtures")
+        if Path(os.path.realpath(self.fixtures.root)) != default_fixtures:
+            mounts.append(Mount(default_fixtures, self.fixtures.root))
+        lab_mounts, views = self.workspaces.mounts({lane.relative: lane.live} if lane else {})
+        mounts += lab_mounts + [Mount(scratch, scratch, writable=True)]
+        return Confinement(Box(mounts), tuple(views))
+
+    def _request(self, argv: Sequence[str], cwd: str, env: Mapping[str, str]) -> Request:
+        return Request(argv, cwd, env, self.identity.uid, self.identity.gid, self.seccomp, LIMITS)
 
     def _label(self, argv: Sequence[str]) -> str:
         """The script a command runs, by name (consume.py): who answers for its leftovers."""
@@ -244,72 +417,20 @@ class Grading:
         argv: Sequence[str],
         *,
         cwd: Path,
+        confinement: Confinement,
         env: Mapping[str, str] | None = None,
-        lane: Lane | None = None,
     ) -> Process:
         return Process(
             argv,
             cwd=cwd,
             env=self.env(env),
             registry=self.registry,
-            confinement=self.confinement(lane),
+            confinement=confinement,
+            request=self._request,
             label=self._label(argv),
         )
 
-    def run(
-        self,
-        argv: Sequence[str],
-        *,
-        cwd: Path,
-        timeout: float,
-        env: Mapping[str, str] | None = None,
-        lane: Lane | None = None,
-    ) -> RunResult:
-        return self.start(argv, cwd=cwd, env=env, lane=lane).wait(timeout)
-
-    def close(self) -> Closing:
-        """Kill every script and whatever it started, wait for the scenarios, check the seals,
-        put the student's directories back, remove the scratch. Never raises: what went wrong
-        is in the Closing."""
-        if self._closing is not None:
-            return self._closing
-        closing = self._closing = Closing()
-        self.interrupts.finishing()
-        # Killing first ends the scripts scenarios wait on, so their threads return; a script a
-        # scenario starts after this is killed at once (the registry is closed).
-        self.registry.close()
-        self.pool.shutdown()
-        with self._lock:
-            namespaces = [c.namespace for c in self._confinements.values() if c.namespace is not None]
-        for namespace in namespaces:
-            namespace.close()
-        with self._lock:
-            cleanups, self._cleanups = self._cleanups, []
-        for cleanup in reversed(cleanups):
-            try:
-                cleanup()
-            except Exception as exc:  # cleanup never hides the real failure; report it
-                closing.errors.append(f"{cleanup}: {exc}")
-        self.registry.close()
-        if self._adopting:  # orphans that came back to us (we are their subreaper)
-            proctable.kill_all(
-                p for p in proctable.children(os.getpid()) if (i := proctable.info(p)) and i.alive
-            )
-        closing.leftovers = list(self.registry.leftovers)
-        self._check_seals(closing)
-        if hasattr(self, "workspaces"):
-            said, failed = self.workspaces.close()
-            closing.notes += self.notes + said
-            closing.not_restored += failed
-        closing.errors += [f"could not remove {left}" for left in self.rundir.close()]
-        return closing
-
-    def _check_seals(self, closing: Closing) -> None:
-        closing.tampered = self.seals.broken()
-        if FIXTURES_SEAL in closing.tampered and hasattr(self, "fixtures"):
-            try:  # set right for the next run
-                build(self.fixtures.root)
-            except OSError as exc:
-                closing.errors.append(f"could not rebuild the fixtures at {self.fixtures.root}: {exc}")
-            else:
-                closing.notes.append(f"픽스처 {shown(self.fixtures.root)} 를 다시 만들었습니다")
+    @property
+    def launcher(self) -> Launcher | None:
+        """The host launcher (host mode), else None."""
+        return self._host

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import secrets
 import shutil
 import socket
 import subprocess
@@ -49,6 +50,15 @@ RETRY_PAUSES = (0.3, 1.0, 2.0)
 # least of Erlang's own settings while the scenarios need the CPU (student mode uses the
 # student's node as it is).
 BUSY_WAIT = "short"
+
+
+@dataclass(frozen=True)
+class Vhost:
+    """A temporary vhost, and how its scripts connect: as a user of its own that may use this
+    vhost and nothing else (no management access, no other vhost)."""
+
+    name: str
+    script_url: str
 
 
 class BrokerUnavailable(RuntimeError):
@@ -162,31 +172,36 @@ class Broker:
         return urllib.parse.quote(name, safe="")
 
     @contextlib.contextmanager
-    def vhost(self, purpose: str) -> Iterator[str]:
-        """A temporary vhost, guest granted on it only; deleted afterwards whatever happens."""
+    def vhost(self, purpose: str) -> Iterator[Vhost]:
+        """A temporary vhost, the grader's user and a user of its own granted on it; both the
+        vhost and that user deleted afterwards whatever happens."""
         with self._lock:
             self._counter += 1
             name = f"{VHOST_PREFIX}{os.getpid()}-{self._counter}-{purpose}"
+        user, password = f"{VHOST_PREFIX}{os.getpid()}-{self._counter}", secrets.token_hex(16)
+        everything = {"configure": ".*", "write": ".*", "read": ".*"}
         self.api("PUT", f"vhosts/{self.q(name)}")
         try:
-            self.api(
-                "PUT",
-                f"permissions/{self.q(name)}/{self.user}",
-                {"configure": ".*", "write": ".*", "read": ".*"},
-            )
-            yield name
+            self.api("PUT", f"permissions/{self.q(name)}/{self.q(self.user)}", everything)
+            self.api("PUT", f"users/{self.q(user)}", {"password": password, "tags": ""})
+            self.api("PUT", f"permissions/{self.q(name)}/{self.q(user)}", everything)
+            quoted = urllib.parse.quote(name, safe="")
+            yield Vhost(name, f"amqp://{user}:{password}@{self.host}:{self.amqp_port}/{quoted}")
         finally:
             with contextlib.suppress(requests.RequestException):
                 self.api("DELETE", f"vhosts/{self.q(name)}")
+            with contextlib.suppress(requests.RequestException):
+                self.api("DELETE", f"users/{self.q(user)}")
 
     def delete_stale_vhosts(self) -> list[str]:
-        """Remove vhosts a grader that is no longer running left behind."""
+        """Remove vhosts (and their users) a grader that is no longer running left behind."""
         stale = []
-        for entry in self.api("GET", "vhosts") or []:
-            m = re.match(rf"{VHOST_PREFIX}(\d+)-", entry["name"])
-            if m and not Path(f"/proc/{m.group(1)}").exists():
-                self.api("DELETE", f"vhosts/{self.q(entry['name'])}")
-                stale.append(entry["name"])
+        for kind in ("vhosts", "users"):
+            for entry in self.api("GET", kind) or []:
+                m = re.match(rf"{VHOST_PREFIX}(\d+)-", entry["name"])
+                if m and not Path(f"/proc/{m.group(1)}").exists():
+                    self.api("DELETE", f"{kind}/{self.q(entry['name'])}")
+                    stale.append(entry["name"])
         return stale
 
     def grader_vhosts(self, pid: int | None = None) -> list[str]:
@@ -198,9 +213,13 @@ class Broker:
         return self.grader_vhosts(os.getpid())
 
     def delete_our_vhosts(self) -> None:
-        """Safety net at the end of a run: no vhost of ours survives it."""
+        """Safety net at the end of a run: no vhost or user of ours survives it."""
         for name in self.our_vhosts():
             self.api("DELETE", f"vhosts/{self.q(name)}")
+        prefix = f"{VHOST_PREFIX}{os.getpid()}-"
+        for entry in self.api("GET", "users") or []:
+            if entry["name"].startswith(prefix):
+                self.api("DELETE", f"users/{self.q(entry['name'])}")
 
     def set_policy(self, vhost: str, name: str, pattern: str, definition: dict[str, Any]) -> None:
         self.api(
@@ -208,6 +227,16 @@ class Broker:
             f"policies/{self.q(vhost)}/{name}",
             {"pattern": pattern, "definition": definition, "apply-to": "queues"},
         )
+
+    def take_over(self) -> None:
+        """A private node: an administrator of the grader's own with a random password, and no
+        guest (guest/guest is known to every script; on this node it would be an
+        administrator reaching every run's vhosts)."""
+        admin, password = "lab-grader-admin", secrets.token_hex(16)
+        self.api("PUT", f"users/{admin}", {"password": password, "tags": "administrator"})
+        self.api("PUT", f"permissions/%2F/{admin}", {"configure": ".*", "write": ".*", "read": ".*"})
+        self.user, self.password = admin, password
+        self.api("DELETE", "users/guest")
 
     def answers(self) -> bool:
         return self.problem() is None
@@ -288,7 +317,7 @@ def _start_local_once(mq_up: Path, base: Path, plugins: Sequence[str]) -> Broker
             f"mq-up.sh could not start a private node (exit {started.returncode}):\n"
             f"{(started.stderr or started.stdout)[-1500:]}"
         )
-    return Broker(
+    broker = Broker(
         label=f"private node {STUDENT_NODE} (epmd {ports['EPMD']}, amqp {ports['AMQP']})",
         amqp_port=ports["AMQP"],
         mgmt_port=ports["MGMT"],
@@ -297,6 +326,12 @@ def _start_local_once(mq_up: Path, base: Path, plugins: Sequence[str]) -> Broker
         ctl_env=ctl_env,
         mq_up_env=env,
     )
+    try:
+        broker.take_over()
+    except requests.RequestException as exc:
+        stop()
+        raise BrokerUnavailable(f"could not set up the private node's administrator: {exc}") from exc
+    return broker
 
 
 def student_node() -> Broker | None:

@@ -22,6 +22,18 @@ def environment(**extra: str) -> dict[str, str]:
     return {**_AT_START, **extra}
 
 
+# What a script inherits of the grader's environment: how to find programs and speak the
+# language, nothing else (the grader's may hold a broker's credentials, a CI token ...).
+SCRIPT_KEEPS = ("PATH", "LANG", "LANGUAGE", "TZ", "TERM")
+
+
+def script_environment(**contract: str) -> dict[str, str]:
+    """A script's environment: ``SCRIPT_KEEPS`` of the grader's, and the lab's ``contract``."""
+    kept = {k: v for k, v in _AT_START.items() if k in SCRIPT_KEEPS or k.startswith("LC_")}
+    kept.setdefault("PATH", "/usr/local/bin:/usr/bin:/bin")
+    return {**kept, **contract}
+
+
 def http_session() -> requests.Session:
     """A requests session that ignores *_proxy variables and .netrc (local servers only)."""
     import requests  # here: a queue-only run never loads it

@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 import re
+import secrets
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from grader.machinery.environ import http_session
-from grader.machinery.runner import Process
+from grader.machinery.environ import environment, http_session
+from grader.machinery.runner import OwnProcess
 
-Start = Callable[[Sequence[str], Path], Process]  # argv, cwd -> a started process
+# The grader's own partner.py (the fixture builder's copy): never the one in a fixture tree a
+# student could have edited. It runs on the host as the grader's process, with a token that
+# keeps its statistics and controls from the scripts, which only ever POST claims.
+PARTNER = Path(str(resources.files("fixtures") / "files" / "partner.py"))
 
 LISTENING = re.compile(r"listening on (http://[\d.]+:\d+)")
 
@@ -21,10 +26,16 @@ LISTENING = re.compile(r"listening on (http://[\d.]+:\d+)")
 class Partner:
     """One partner.py process on a free port, with its statistics and controls."""
 
-    def __init__(self, start: Start, script: Path) -> None:
+    def __init__(self, script: Path = PARTNER) -> None:
         self._http = http_session()
+        self._token = secrets.token_hex(16)
+        self._http.headers["X-Partner-Token"] = self._token
         # Port 0: the partner binds a free port itself and says which (no race for a port).
-        self._process: Process = start([sys.executable, str(script), "claim", "--port", "0"], script.parent)
+        self._process = OwnProcess(
+            [sys.executable, "-I", str(script), "claim", "--port", "0"],
+            cwd=script.parent,
+            env=environment(PARTNER_CONTROL_TOKEN=self._token),
+        )
         deadline = time.monotonic() + 15
         while not (said := LISTENING.search(self._process.stdout_so_far())):
             if not self._process.running() or time.monotonic() > deadline:

@@ -3,14 +3,16 @@
 LAB_ROOT itself                            flock held for the whole run: a second grader of the
                                            same lab root stops at once, whatever its state dir
 STATE_DIR/<lab-root key>/lock              flock: this directory is in use
-STATE_DIR/<lab-root key>/workspaces.json   host mode: which directories are working copies
+STATE_DIR/<lab-root key>/workspaces.json   host mode: the journal of what was changed
 STATE_DIR/<lab-root key>/run/              this run's scratch, removed at the end
-    run/scratch/                           directories handed to scripts (writable for them)
+    run/scratch/<box>/                     directories handed to one box's scripts
     run/work/                              working copies (namespace mode)
     run/own/                               the grader's own files (never handed to scripts)
 
-Nothing the state dir says is trusted for a path: recovery acts on paths derived from the lab
-root and on processes carrying a grader's marker (runner.MARKER) whose grader is dead.
+The state dir is the grader's alone: scripts never see it in namespace mode, and on the host
+they may only enter their own scratch. Recovery acts only on what the journal recorded and
+finds on disk as recorded (workspace.py); the processes a dead grader's scripts left are
+found by their identity (identity.py).
 """
 
 from __future__ import annotations
@@ -23,8 +25,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from grader.machinery import proctable
-from grader.machinery.runner import MARKER, sweep
 from grader.machinery.treecopy import remove_tree, shown
 from grader.machinery.workspace import Journal, Workspaces
 
@@ -38,22 +38,6 @@ Recovery = Callable[[Path], list[str]]  # scratch dir of an interrupted run -> w
 
 def lab_key(lab_root: Path) -> str:
     return hashlib.sha256(str(lab_root.resolve()).encode("utf-8", "surrogateescape")).hexdigest()[:16]
-
-
-def sweep_orphans() -> int:
-    """Kill every process carrying the marker of a grader that is no longer alive."""
-    dead: set[str] = set()
-    for pid in proctable.carrying(MARKER, ""):
-        try:
-            environ = Path(f"/proc/{pid}/environ").read_bytes()
-        except OSError:
-            continue
-        for entry in environ.split(b"\0"):
-            if entry.startswith(f"{MARKER}=".encode()):
-                parts = entry.split(b"=", 1)[1].decode(errors="replace").split(".")
-                if len(parts) >= 2 and parts[1].isdigit() and proctable.info(int(parts[1])) is None:
-                    dead.add(f"{parts[0]}.{parts[1]}.")
-    return sum(sweep(prefix) for prefix in dead)
 
 
 @dataclass
@@ -113,7 +97,7 @@ class RunDir:
             self.base.parent.mkdir(parents=True)
             os.chmod(self.base.parent, 0o755)
         self.base.mkdir(exist_ok=True)
-        os.chmod(self.base, 0o755)  # the broker runs as user rabbitmq below scratch/
+        os.chmod(self.base, 0o711)  # the broker (user rabbitmq) and scripts pass through, never list
 
     def open(self) -> list[str]:
         """Take the lab root (GraderBusy when another grader has it), undo what interrupted runs
@@ -131,11 +115,6 @@ class RunDir:
 
     def _recover_and_make(self) -> list[str]:
         notes: list[str] = []
-        killed = sweep(f"{self.key}.") + sweep_orphans()
-        if killed:
-            notes.append(
-                f"killed {killed} process(es) left by an interrupted run (중단된 채점의 프로세스를 끝냄)"
-            )
         self._make_base()
         for other in sorted(self.base.parent.iterdir()):
             if other != self.base and other.is_dir() and not other.is_symlink():
@@ -149,9 +128,9 @@ class RunDir:
         if self.lab_root is not None:
             lab = self.lab_root
             notes += Workspaces(lab, lab, False, self.work, self.journal, self.protected).recover()
-        for path in (self.scratch, self.scripts_scratch, self.work):
+        for path, mode in ((self.scratch, 0o711), (self.scripts_scratch, 0o711), (self.work, 0o711)):
             path.mkdir()
-            os.chmod(path, 0o755)
+            os.chmod(path, mode)  # the script identity may pass through to its own, never list
         return notes
 
     def _clear_scratch(self) -> list[str]:

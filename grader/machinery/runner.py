@@ -1,44 +1,40 @@
 """Run untrusted student scripts: a timeout, bounded output, and nothing left running.
 
-Whatever a script leaves running when it ends is named in its RunResult and killed:
-- namespace mode (sandbox.py): the script's namespace begins with the reaper (reaper.py),
-  which names and kills every other process of it and reports on a pipe;
-- host mode: every process carries a marker in its environment (MARKER), inherited however it
-  daemonises; the runner looks for the script's marker in /proc when the script ends.
-The marker is set in both modes, so the grader also finds its scripts' processes at the end of
-the run and after a grader was killed (rundir.py).
+Every script is started by a launcher (sandbox.py: a box's first process, or the host
+launcher) under a keeper of its own (reaper.py), which is the subreaper of everything the
+script starts: whatever is left when the script ends is named in its RunResult and killed, and
+a script the grader stops (its timeout, a kill in the middle of its work, the end of the run) is
+killed with everything below it by the keeper, on a command pipe the scripts cannot reach.
 """
 
 from __future__ import annotations
 
 import contextlib
-import itertools
 import os
 import signal
-import subprocess
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
 from grader.machinery import proctable
-from grader.machinery.sandbox import LEFTOVER_GRACE, NONE, Confinement, Namespace, Sandbox
+from grader.machinery.sandbox import Confinement, Request
 from grader.machinery.textfile import output_text
 
 OUTPUT_LIMIT = 64 * 1024  # bytes kept of each stream (the tail)
-REPORT_LIMIT = 256 * 1024  # bytes read of the reaper's report
+REPORT_LIMIT = 256 * 1024  # bytes read of the keeper's report
 MOST_LEFTOVERS = 20  # named; every one is killed
-MARKER = "LAB_GRADER_RUN"  # <lab-root key>.<grader pid>.<run number>, in every script's environment
-ON_THE_HOST = Confinement(Sandbox(NONE, "on the host"))
+KILL_ALL = 0xFF  # reaper.KILL_ALL
+REPORT_WAIT = 10.0  # seconds a killed keeper gets to report before it is taken for gone
 
 
 @dataclass(frozen=True)
 class Leftover:
     """A process a script left running when it ended (killed by the grader since)."""
 
-    pid: int  # as the reaper saw it (inside the namespace in namespace mode)
+    pid: int  # as the launcher saw it (inside the box in namespace mode)
     name: str
     cmdline: str
 
@@ -104,25 +100,6 @@ class _Tail:
         return output_text(bytes(self._buffer[-OUTPUT_LIMIT:]))
 
 
-def kill_group(pgid: int) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pgid, signal.SIGKILL)
-
-
-def sweep(prefix: str) -> int:
-    """Kill every process whose marker starts with ``prefix`` (a run's or a lab root's), until
-    none is left; returns how many there were."""
-    seen: set[int] = set()
-    for _ in range(50):  # one may fork while being killed: look again
-        found = proctable.carrying(MARKER, prefix)
-        if not found:
-            break
-        seen.update(found)
-        proctable.kill_all(found)
-        time.sleep(0.01)
-    return len(seen)
-
-
 class _Report:
     """What a keeper says on its pipe (see reaper.py): its pid and the script's, then the end."""
 
@@ -154,14 +131,14 @@ class _Report:
         return [fields[1:] for fields in map(str.split, lines) if fields and fields[0] == kind]
 
     def pid(self, kind: str, timeout: float = 2.0) -> int | None:
-        """The keeper's or the script's pid as the namespace numbers it (the first said)."""
+        """The keeper's or the script's pid as the launcher's namespace numbers it."""
         self.started.wait(timeout)
         found = [int(f[0]) for f in self.records(kind) if len(f) == 1 and f[0].isdigit()]
         return found[0] if found else None
 
     def end(self) -> tuple[int | None, tuple[Leftover, ...]]:
         """(exit code as subprocess gives it, leftovers); None when the keeper did not finish."""
-        self.done.wait(5)
+        self.done.wait(REPORT_WAIT)
         status = [f[0] for f in self.records("status", final=True) if len(f) == 1 and f[0].isdigit()]
         if not status:
             return None, ()
@@ -184,88 +161,25 @@ class _Report:
             return None, tuple(leftovers)
 
 
-def _named(pids: list[int]) -> tuple[Leftover, ...]:
-    return tuple(
-        Leftover(pid, entry.name, proctable.cmdline(pid))
-        for pid in sorted(pids)[:MOST_LEFTOVERS]
-        if (entry := proctable.info(pid)) is not None
-    )
+class _Launched:
+    """A script started by a keeper of the launcher ``confinement`` names (reaper.py)."""
 
-
-class _OnHost:
-    """A script started by the grader itself; the marker finds what it leaves."""
-
-    def __init__(self, argv: Sequence[str], cwd: Path, env: dict[str, str], marker: str) -> None:
-        self.marker = marker
-        self.popen = subprocess.Popen(
-            list(argv),
-            cwd=cwd,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=True,
-        )
-        assert self.popen.stdout is not None and self.popen.stderr is not None
-        self.stdout, self.stderr = self.popen.stdout, self.popen.stderr
-
-    def ended(self) -> bool:
-        return self.popen.poll() is not None
-
-    def wait(self, timeout: float) -> bool:
-        try:
-            self.popen.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            return False
-        return True
-
-    def script_pid(self) -> int | None:
-        return self.popen.pid if self.popen.returncode is None else None
-
-    def kill(self) -> None:
-        for _ in range(50):  # the script's group and tree, and whatever carries its marker
-            targets = proctable.carrying(MARKER, self.marker)
-            if self.popen.poll() is None:  # not reaped: its pid is still its own
-                kill_group(self.popen.pid)
-                targets += [self.popen.pid, *proctable.descendants(self.popen.pid)]
-            if not targets:
-                return
-            proctable.kill_all(targets)
-            time.sleep(0.005)
-
-    def finish(self, ended_by_itself: bool) -> tuple[int | None, tuple[Leftover, ...]]:
-        self.popen.wait()
-        if not ended_by_itself:
-            sweep(self.marker)
-            return self.popen.returncode, ()
-        found = proctable.carrying(MARKER, self.marker)
-        deadline = time.monotonic() + LEFTOVER_GRACE  # a pipeline's last process may be exiting
-        while found and time.monotonic() < deadline:
-            time.sleep(0.02)
-            found = proctable.carrying(MARKER, self.marker)
-        named = _named(found)
-        sweep(self.marker)
-        return self.popen.returncode, named
-
-
-class _InNamespace:
-    """A script started by the keeper the run's namespace gives it (reaper.py)."""
-
-    def __init__(
-        self, namespace: Namespace, argv: list[str], cwd: str, env: dict[str, str], marker: str
-    ) -> None:
-        self.namespace, self.marker = namespace, marker
+    def __init__(self, confinement: Confinement, request: Request) -> None:
+        self.confinement = confinement
         stdin = os.open(os.devnull, os.O_RDONLY | os.O_CLOEXEC)
         (out, out_w), (err, err_w), (report, report_w) = os.pipe(), os.pipe(), os.pipe()
+        commands_r, self._commands = os.pipe()
+        os.set_inheritable(self._commands, False)
         try:
-            namespace.launch(argv, cwd, env, [stdin, out_w, err_w, report_w])
+            confinement.launcher.launch(request, [stdin, out_w, err_w, report_w, commands_r])
         except BaseException:
-            for fd in (out, err, report):
+            for fd in (out, err, report, self._commands):
                 os.close(fd)
             raise
         finally:
-            for fd in (stdin, out_w, err_w, report_w):
+            for fd in (stdin, out_w, err_w, report_w, commands_r):
                 os.close(fd)
+        self._lock = threading.Lock()
         self.stdout, self.stderr = open(out, "rb", buffering=0), open(err, "rb", buffering=0)  # noqa: SIM115
         self.report = _Report(report)
 
@@ -275,9 +189,15 @@ class _InNamespace:
     def wait(self, timeout: float) -> bool:
         return self.report.done.wait(timeout)
 
+    def command(self, byte: int) -> None:
+        """Tell the keeper: a signal for the script (1-64), or KILL_ALL."""
+        with self._lock, contextlib.suppress(OSError):
+            if self._commands >= 0:
+                os.write(self._commands, bytes([byte]))
+
     def _keeper(self) -> int | None:
-        """The keeper's pid on the host: a child of the namespace's first process."""
-        keeper, init = self.report.pid("keeper"), self.namespace.init_pid()
+        """The keeper's pid on the host: a child of the launcher."""
+        keeper, init = self.report.pid("keeper"), self.confinement.launcher.init_pid()
         if keeper is None or init is None:
             return None
         return next((pid for pid in proctable.children(init) if proctable.ns_pid(pid) == keeper), None)
@@ -289,62 +209,52 @@ class _InNamespace:
         return next((pid for pid in proctable.children(keeper) if proctable.ns_pid(pid) == child), None)
 
     def kill(self) -> None:
-        for _ in range(50):  # the keeper, and everything of the script (it carries the marker)
-            targets = proctable.carrying(MARKER, self.marker)
-            if not self.report.done.is_set() and (keeper := self._keeper()) is not None:
-                targets.append(keeper)
-            if not targets:
-                return
-            proctable.kill_all(targets)
-            time.sleep(0.005)
+        self.command(KILL_ALL)
 
-    def finish(self, ended_by_itself: bool) -> tuple[int | None, tuple[Leftover, ...]]:
+    def finish(self) -> tuple[int | None, tuple[Leftover, ...]]:
         code, leftovers = self.report.end()
-        if code is not None:
-            return code, leftovers
-        # The keeper did not finish: the grader killed it (SIGKILL, as on the host), or the
-        # script did. What the script left carries its marker.
-        stray = _named(proctable.carrying(MARKER, self.marker))
-        sweep(self.marker)
-        return (None, stray) if ended_by_itself else (-signal.SIGKILL, ())
+        with self._lock:
+            if self._commands >= 0:
+                os.close(self._commands)  # a keeper that did not report kills what is its own
+                self._commands = -1
+        return code, leftovers
 
 
 class ProcessRegistry:
-    """Every script the grader started; killed at the end. ``tag`` starts every marker."""
+    """Every script the grader started; killed at the end."""
 
-    def __init__(self, tag: str = "grader") -> None:
-        self.tag = f"{tag}.{os.getpid()}."
-        self._live: dict[str, Process] = {}
+    def __init__(self) -> None:
+        self._live: set[Process] = set()
         self._lock = threading.Lock()
         self._closed = False
-        self._numbers = itertools.count(1)
         self.leftovers: list[tuple[str, Leftover]] = []  # (script label, process it left)
-
-    def marker(self) -> str:
-        with self._lock:
-            return f"{self.tag}{next(self._numbers)}."  # the dot: run 1 is no prefix of run 10
 
     def add(self, process: Process) -> None:
         with self._lock:
             closed = self._closed
-            self._live[process.marker] = process
+            self._live.add(process)
         if closed:  # the run is ending: nothing new may keep running
             process.kill()
 
     def discard(self, process: Process, result: RunResult) -> None:
         with self._lock:
-            self._live.pop(process.marker, None)
+            self._live.discard(process)
             self.leftovers += [(process.label, leftover) for leftover in result.leftovers]
 
-    def close(self) -> int:
-        """Kill every script still running, refuse to keep new ones alive, and kill whatever
-        still carries this run's marker; returns how many of those there were."""
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def close(self) -> None:
+        """Kill every script still running and refuse to keep new ones alive."""
         with self._lock:
             self._closed = True
-            live = list(self._live.values())
+            live = list(self._live)
         for process in live:
             process.kill()
-        return sweep(self.tag)
+
+
+Requester = Callable[[Sequence[str], str, Mapping[str, str]], Request]  # (argv, cwd, env) -> Request
 
 
 class Process:
@@ -357,12 +267,12 @@ class Process:
         cwd: Path,
         env: Mapping[str, str],
         registry: ProcessRegistry,
-        confinement: Confinement = ON_THE_HOST,
+        confinement: Confinement,
+        request: Requester,
         label: str | None = None,
     ) -> None:
         self.argv = tuple(argv)
         self.label = label or Path(self.argv[-1] if len(self.argv) > 1 else self.argv[0]).name
-        self.marker = registry.marker()
         self._registry = registry
         self._started = time.monotonic()
         self._signalled = False
@@ -370,14 +280,8 @@ class Process:
         self._result: RunResult | None = None
         self._lock = threading.Lock()
         view = confinement.view
-        shown_env = {**{k: view(v) for k, v in env.items()}, MARKER: self.marker}
-        if confinement.namespace is not None:
-            argv_seen = [view(a) for a in self.argv]
-            self._run: _OnHost | _InNamespace = _InNamespace(
-                confinement.namespace, argv_seen, view(str(cwd)), shown_env, self.marker
-            )
-        else:
-            self._run = _OnHost(self.argv, cwd, shown_env, self.marker)
+        seen_env = {k: view(v) for k, v in env.items()}
+        self._run = _Launched(confinement, request([view(a) for a in self.argv], view(str(cwd)), seen_env))
         self._stdout = _Tail(self._run.stdout)
         self._stderr = _Tail(self._run.stderr)
         registry.add(self)
@@ -408,7 +312,7 @@ class Process:
             ended_by_itself = self._run.ended() and not self._timed_out
             if not ended_by_itself:
                 self._run.kill()
-            code, leftovers = self._run.finish(ended_by_itself)
+            code, leftovers = self._run.finish()
             if not ended_by_itself or self._signalled:
                 leftovers = ()  # the grader ended it: what it left is not its doing
             self._result = RunResult(
@@ -425,21 +329,54 @@ class Process:
 
     def signal(self, signum: int) -> None:
         """Signal the script itself (e.g. SIGKILL in the middle of its work)."""
-        pid = self._run.script_pid()
-        if pid is not None:
+        if not self._run.ended():
             self._signalled = True
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signum)
+            self._run.command(signum)
 
 
-def run(
-    argv: Sequence[str],
-    *,
-    cwd: Path,
-    env: Mapping[str, str],
-    timeout: float,
-    registry: ProcessRegistry,
-    confinement: Confinement = ON_THE_HOST,
-) -> RunResult:
-    """Run a script to completion (or to its timeout) and return what it did."""
-    return Process(argv, cwd=cwd, env=env, registry=registry, confinement=confinement).wait(timeout)
+def kill_group(pgid: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, signal.SIGKILL)
+
+
+class OwnProcess:
+    """A process of the grader's own (a claim partner): trusted code, run on the host in a
+    session of its own, never handed anything of the scripts'; killed with its group."""
+
+    def __init__(self, argv: Sequence[str], *, cwd: Path, env: Mapping[str, str]) -> None:
+        import subprocess
+
+        self.argv = tuple(argv)
+        self._popen = subprocess.Popen(
+            list(argv),
+            cwd=cwd,
+            env=dict(env),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        assert self._popen.stdout is not None
+        self._stdout = _Tail(self._popen.stdout)
+        self._started = time.monotonic()
+
+    def stdout_so_far(self) -> str:
+        return self._stdout.so_far()
+
+    def running(self) -> bool:
+        return self._popen.poll() is None
+
+    def kill(self) -> RunResult:
+        kill_group(self._popen.pid)
+        import subprocess
+
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self._popen.wait(10)
+        return RunResult(
+            self.argv,
+            self._popen.returncode,
+            False,
+            self._stdout.text(),
+            "",
+            time.monotonic() - self._started,
+        )

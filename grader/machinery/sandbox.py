@@ -1,26 +1,30 @@
-"""Where a student script runs: inside a private mount and PID namespace (bubblewrap), or on
-the host when this machine has no namespaces (some lab pods).
+"""Where a student script runs: in a box (a bubblewrap namespace) or on the host when this
+machine has no namespaces (some lab pods). In both, under the run's identity (identity.py),
+which holds no capability over the machine, and behind the seccomp filter (seccomp.py).
 
-Namespace mode: one namespace per grading run (``Namespace``), where every script sees the
-machine's own tree with, on top,
-- the grader's working copies mounted writable where the script expects the student's
-  directories (LAB_ROOT/q ...), so the student's own directories are never touched;
-- the grader's code, its interpreter, the fixtures and the state dir read-only (only the
-  scratch dirs scripts are handed stay writable);
-- a PID namespace whose first process is the reaper (reaper.py), which starts every script
-  under a keeper of its own: nothing a script starts can leave the namespace, and whatever is
-  left when the script ends is named and killed;
-- every capability dropped except those a root student needs for their own files: never
-  CAP_SYS_ADMIN (the mounts cannot be undone) nor CAP_LINUX_IMMUTABLE, and no_new_privs.
+Namespace mode: one box per scenario (``Box``): a private mount, PID, IPC and UTS namespace
+where a script sees
+- the machine's system directories (/usr, /etc, the library and binary directories, /sys)
+  read-only, and nothing else of the machine's tree: no /root, /home, /var, /srv, /work, no
+  grader code, no reference solutions, no state dir, no other run's or scenario's files;
+- the interpreter the grader runs scripts with, and the fixture tree, read-only;
+- the lab root as an empty directory holding only the working copies, writable, where the
+  scripts expect the student's directories (LAB_ROOT/q ...), and the box's own scratch
+  directories, writable;
+- a private /tmp, /var/tmp and /dev/shm, a /dev of its own and a /proc showing only the box;
+- the launcher (reaper.py) as its first process, which starts every script under a keeper of
+  its own, as root of a user namespace of its own mapped onto the run's identity.
+When the box closes, the kernel kills every process in it.
 
-Host mode starts the script itself, in a session of its own; the runner finds what it leaves
-by the marker in its environment (runner.py).
+Host mode: the launcher runs on the host as the grader's child; scripts run as the run's
+identity itself, on the machine's tree (they can read what any unprivileged user can).
 """
 
 from __future__ import annotations
 
 import functools
 import json
+import os
 import shutil
 import socket
 import subprocess
@@ -34,19 +38,22 @@ from grader.machinery import proctable
 from grader.machinery.environ import environment
 
 NAMESPACE, NONE = "namespace", "none"
-REAPER = Path(__file__).with_name("reaper.py")
+BOXED = Path(__file__).with_name("boxed")  # what runs inside a box: shown there at BOXED_VIEW
+BOXED_VIEW = Path("/run/lab-grader")
+REAPER = BOXED / "reaper.py"
 LEFTOVER_GRACE = 0.3  # seconds a script's last processes get to end by themselves (reaper.GRACE)
-# What a root student needs for their own files; everything else is dropped.
-KEEP_CAPS = ("CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_DAC_READ_SEARCH", "CAP_FOWNER", "CAP_FSETID", "CAP_KILL")
-NAMESPACE_FLAGS = (
-    "--bind", "/", "/",
-    "--dev", "/dev",
-    "--proc", "/proc",
-    "--unshare-pid",
-    "--die-with-parent",
-    "--new-session",
+CLOSE_WAIT = 10.0  # seconds a closing box or launcher gets before it is named and left
+# The machine's own directories a script may read: its programs, libraries and configuration.
+SYSTEM = ("usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "etc", "sys")
+TMP_SIZE = 512 << 20  # bytes of each private tmpfs (/tmp, /var/tmp, /dev/shm)
+# The launcher keeps what it needs to start scripts under another identity; the scripts keep
+# nothing of it (reaper.py). No CAP_SYS_ADMIN: the box's mounts cannot be undone from inside.
+LAUNCHER_CAPS = ("CAP_SETUID", "CAP_SETGID", "CAP_KILL", "CAP_DAC_OVERRIDE", "CAP_DAC_READ_SEARCH")
+BOX_FLAGS = (
+    "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+    "--die-with-parent", "--new-session", "--as-pid-1",
     "--cap-drop", "ALL",
-    *(arg for cap in KEEP_CAPS for arg in ("--cap-add", cap)),
+    *(arg for cap in LAUNCHER_CAPS for arg in ("--cap-add", cap)),
 )  # fmt: skip
 
 
@@ -67,15 +74,34 @@ class Sandbox:
         return f"sandbox={self.mechanism} ({self.why})"
 
 
+_PROBE = (
+    "import ctypes,sys\n"
+    "sys.exit(ctypes.CDLL(None, use_errno=True).unshare(0x10000000) and ctypes.get_errno())\n"
+)
+
+
 @functools.cache
 def probe() -> str | None:
-    """None when a bwrap namespace like the scripts' starts here; otherwise why not."""
+    """None when a box like the scripts' starts here and a user namespace can be made in it;
+    otherwise why not."""
     bwrap = shutil.which("bwrap")
     if bwrap is None:
         return "bwrap (bubblewrap) is not installed"
+    python = os.path.realpath(sys.executable)
     try:
         run = subprocess.run(
-            [bwrap, *NAMESPACE_FLAGS, "--as-pid-1", "--", "true"],
+            [
+                bwrap,
+                *BOX_FLAGS,
+                *system_view(),
+                *_ro(Path(python).parent.parent),
+                "--",
+                python,
+                "-I",
+                "-S",
+                "-c",
+                _PROBE,
+            ],
             env=environment(),
             capture_output=True,
             text=True,
@@ -85,7 +111,8 @@ def probe() -> str | None:
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"bwrap did not run: {exc}"
     if run.returncode != 0:
-        return f"bwrap cannot make a namespace here: {run.stderr.strip()[-300:]}"
+        said = run.stderr.strip()[-300:] or f"a user namespace cannot be made in it (errno {run.returncode})"
+        return f"bwrap cannot make a box here: {said}"
     return None
 
 
@@ -95,10 +122,30 @@ def choose(requested: str) -> Sandbox:
         return Sandbox(NONE, "forced by --sandbox none")
     why_not = probe()
     if why_not is None:
-        return Sandbox(NAMESPACE, "bwrap: private mount and PID namespace")
+        return Sandbox(NAMESPACE, "bwrap: a box per scenario, scripts as root of their own user namespace")
     if requested == NAMESPACE:
         raise SandboxUnavailable(f"--sandbox namespace: {why_not}")
     return Sandbox(NONE, f"no namespaces: {why_not}")
+
+
+def _ro(path: Path) -> list[str]:
+    return ["--ro-bind", str(path), str(path)]
+
+
+def system_view() -> list[str]:
+    """bwrap arguments: the machine's system directories read-only (links as links), private
+    temporary directories, a /dev and a /proc of the box's own."""
+    args: list[str] = []
+    for name in SYSTEM:
+        path = Path("/") / name
+        if path.is_symlink():
+            args += ["--symlink", os.readlink(path), str(path)]
+        elif path.is_dir():
+            args += _ro(path)
+    args += ["--dev", "/dev", "--proc", "/proc"]
+    for tmp in ("/tmp", "/var/tmp", "/dev/shm"):
+        args += ["--perms", "1777", "--size", str(TMP_SIZE), "--tmpfs", tmp]
+    return args
 
 
 @dataclass(frozen=True)
@@ -108,48 +155,72 @@ class Mount:
     writable: bool = False
 
 
-class NamespaceGone(RuntimeError):
-    """The script namespace could not be started, or is gone: a harness fault."""
+@dataclass(frozen=True)
+class Request:
+    """One script to start, as the launcher reads it (see reaper.py)."""
+
+    argv: Sequence[str]
+    cwd: str
+    env: Mapping[str, str]
+    uid: int
+    gid: int
+    seccomp: bytes
+    limits: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+
+    def encode(self, userns: bool) -> bytes:
+        return json.dumps(
+            {
+                "argv": list(self.argv),
+                "cwd": self.cwd,
+                "env": dict(self.env),
+                "uid": self.uid,
+                "gid": self.gid,
+                "userns": userns,
+                "seccomp": self.seccomp.hex(),
+                "limits": {k: list(v) for k, v in self.limits.items()},
+            }
+        ).encode()
 
 
-class Namespace:
-    """The run's script namespace: bwrap with ``mounts`` and the reaper as its first process,
-    started on first use; ``launch`` starts one script in it."""
+class LauncherGone(RuntimeError):
+    """A box or host launcher could not be started, or is gone: a harness fault."""
 
-    def __init__(self, mounts: Sequence[Mount]) -> None:
-        self.mounts = tuple(mounts)
+
+# kept for the callers that still use the old name
+NamespaceGone = LauncherGone
+
+
+class Launcher:
+    """reaper.py started on first use, in a box or on the host, by a thread of its own that
+    lives as long as it does (bwrap's --die-with-parent ends a box when the thread that started
+    it ends); ``launch`` hands it one script."""
+
+    userns = False
+
+    def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._bwrap: subprocess.Popen[bytes] | None = None
+        self._process: subprocess.Popen[bytes] | None = None
         self._control: socket.socket | None = None
         self._started = threading.Event()
         self._closed = threading.Event()
         self._failure: BaseException | None = None
+        self.leftover: str | None = None  # what would not end when it closed
 
-    def _args(self) -> list[str]:
-        args: list[str] = []
-        for mount in sorted(self.mounts, key=lambda m: len(m.dest.parts)):  # parents first
-            if mount.source is None:
-                args += ["--tmpfs", str(mount.dest)]
-            elif mount.source.exists():
-                args += ["--bind" if mount.writable else "--ro-bind", str(mount.source), str(mount.dest)]
-        return args
+    def _argv(self, python: str, control: int) -> list[str]:
+        raise NotImplementedError
 
     def _start(self) -> socket.socket:
-        """bwrap is started by a thread of its own that lives as long as the namespace:
-        --die-with-parent ends the namespace when the thread that started it ends."""
-        threading.Thread(target=self._own, name="script-namespace", daemon=True).start()
+        threading.Thread(target=self._own, name="script-launcher", daemon=True).start()
         self._started.wait()
         if self._control is None:
-            raise NamespaceGone(f"the script namespace did not start: {self._failure}")
+            raise LauncherGone(f"the script launcher did not start: {self._failure}")
         return self._control
 
     def _own(self) -> None:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        bwrap = shutil.which("bwrap") or "bwrap"
-        reaper = [sys.executable, "-I", "-S", str(REAPER), str(theirs.fileno())]
         try:
-            self._bwrap = subprocess.Popen(
-                [bwrap, *NAMESPACE_FLAGS, "--as-pid-1", *self._args(), "--chdir", "/", "--", *reaper],
+            self._process = subprocess.Popen(
+                self._argv(os.path.realpath(sys.executable), theirs.fileno()),
                 # An environment of its own, never the process's: a child started by vfork
                 # execs with ``environ`` itself, which pytest's thread may be reallocating
                 # (PYTEST_CURRENT_TEST) at that moment: the exec then fails with EFAULT.
@@ -170,53 +241,98 @@ class Namespace:
         self._closed.wait()
 
     def init_pid(self) -> int | None:
-        """The reaper's pid on the host while it runs (bwrap's child: never a reused pid)."""
-        if self._bwrap is None or self._bwrap.poll() is not None:
-            return None
-        found = proctable.children(self._bwrap.pid)
-        return found[0] if found else None
+        """The launcher's pid on the host while it runs."""
+        raise NotImplementedError
 
-    def launch(self, argv: Sequence[str], cwd: str, env: Mapping[str, str], fds: Sequence[int]) -> None:
-        """Start ``argv`` in the namespace with ``fds`` (stdin, stdout, stderr, report)."""
-        request = json.dumps({"argv": list(argv), "cwd": cwd, "env": dict(env)}).encode()
+    def launch(self, request: Request, fds: Sequence[int]) -> None:
+        """Start ``request`` with ``fds`` (stdin, stdout, stderr, report, commands)."""
+        message = request.encode(self.userns)
         with self._lock:
+            if self._closed.is_set():
+                raise LauncherGone("the run is ending: no script starts any more")
             control = self._control or self._start()
             try:
-                socket.send_fds(control, [request], list(fds))
+                socket.send_fds(control, [message], list(fds))
             except OSError as exc:
-                raise NamespaceGone(f"the script namespace is gone ({exc}): {self._said()}") from exc
+                raise LauncherGone(f"the script launcher is gone ({exc}): {self._said()}") from exc
 
     def _said(self) -> str:
-        """What bwrap said on stderr, once it has ended."""
-        if self._bwrap is None or self._bwrap.stderr is None or self._bwrap.poll() is None:
+        """What the launcher (or bwrap) said on stderr, once it has ended."""
+        if self._process is None or self._process.stderr is None or self._process.poll() is None:
             return ""
-        return self._bwrap.stderr.read().decode(errors="replace")[-500:]
+        return self._process.stderr.read().decode(errors="replace")[-500:]
 
     def close(self) -> None:
-        """End the namespace: every process in it is killed."""
+        """End the launcher and every process below it, within CLOSE_WAIT seconds."""
         with self._lock:
-            self._end()
-        self._closed.set()
-
-    def _end(self) -> None:
-        if self._bwrap is not None:
+            self._closed.set()
+            if self._process is None:
+                return
             init = self.init_pid()
             if self._control is not None:
                 self._control.close()
-            proctable.kill_all([init] if init is not None else [])
-            if init is None and self._bwrap.poll() is None:
-                proctable.kill_all([self._bwrap.pid])
-            self._bwrap.wait()
-            if self._bwrap.stderr is not None:
-                self._bwrap.stderr.close()
+            proctable.kill_all([p for p in (init, self._process.pid) if p is not None])
+            try:
+                self._process.wait(CLOSE_WAIT)
+            except subprocess.TimeoutExpired:
+                self.leftover = f"{self._process.args[0]} (pid {self._process.pid}) did not end"
+            if self._process.stderr is not None:
+                self._process.stderr.close()
+
+
+class Box(Launcher):
+    """A bwrap namespace with ``mounts`` on top of the system view (see the module's docstring)."""
+
+    userns = True
+
+    def __init__(self, mounts: Sequence[Mount]) -> None:
+        super().__init__()
+        self.mounts = tuple(mounts)
+
+    def _args(self) -> list[str]:
+        args = system_view()
+        mounts = [*self.mounts, Mount(BOXED_VIEW, BOXED)]  # the launcher and its helpers
+        made = {Path("/"), *(m.dest for m in mounts)}
+        for mount in sorted(mounts, key=lambda m: len(m.dest.parts)):  # parents first
+            for parent in reversed(mount.dest.parents):  # searchable by all (bwrap's own are 0700)
+                if parent not in made:
+                    made.add(parent)
+                    args += ["--perms", "0755", "--dir", str(parent)]
+            if mount.source is None:
+                args += ["--perms", "0755", "--tmpfs", str(mount.dest)]
+            elif mount.source.exists():
+                args += ["--bind" if mount.writable else "--ro-bind", str(mount.source), str(mount.dest)]
+        return args
+
+    def _argv(self, python: str, control: int) -> list[str]:
+        bwrap = shutil.which("bwrap") or "bwrap"
+        reaper = [python, "-I", "-S", str(BOXED_VIEW / REAPER.name), str(control)]
+        return [bwrap, *BOX_FLAGS, *self._args(), "--chdir", "/", "--", *reaper]
+
+    def init_pid(self) -> int | None:
+        if self._process is None or self._process.poll() is not None:
+            return None
+        found = proctable.children(self._process.pid)
+        return found[0] if found else None
+
+
+class HostLauncher(Launcher):
+    """reaper.py as a child of the grader on the host (host mode)."""
+
+    def _argv(self, python: str, control: int) -> list[str]:
+        return [python, "-I", "-S", str(REAPER), str(control), "--host"]
+
+    def init_pid(self) -> int | None:
+        if self._process is None or self._process.poll() is not None:
+            return None
+        return self._process.pid
 
 
 @dataclass(frozen=True)
 class Confinement:
-    """Where a script is started: the run's namespace, or the host."""
+    """Where a script is started (a box, or the host launcher) and how paths read there."""
 
-    sandbox: Sandbox
-    namespace: Namespace | None = None
+    launcher: Launcher
     views: tuple[tuple[Path, Path], ...] = field(default=())  # (grader's path, what scripts see there)
 
     def view(self, text: str) -> str:

@@ -1,55 +1,45 @@
-"""Run a student's .sql file the way the sqlite3 shell would, but counting result rows."""
+"""A student's .sql file, run in the scripts' box (boxed/sqlrun.py), its rows counted."""
 
 from __future__ import annotations
 
-import sqlite3
-import time
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
+
+from grader.machinery.boxed.sqlrun import statements
+from grader.machinery.runner import RunResult
+
+RUN_GRACE = 20.0  # seconds beyond the SQL's own limit for the interpreter to start and answer
+
+__all__ = ["SqlResult", "run_sql_script", "statements"]
+
+
+class Box(Protocol):
+    def run(self, argv: list[str], *, cwd: Path, timeout: float) -> RunResult: ...
+
+    def helper(self, name: str) -> str: ...
 
 
 @dataclass(frozen=True)
 class SqlResult:
-    rows: list[tuple[object, ...]] = field(default_factory=list)
+    count: int = 0  # rows every statement returned, together
+    rows: list[tuple[object, ...]] = field(default_factory=list)  # the first of them
     error: str | None = None
 
 
-def statements(script: str) -> list[str]:
-    """Split a script into complete statements; shell dot-commands (`.mode`, ...) are dropped."""
-    lines = [ln for ln in script.splitlines() if not ln.lstrip().startswith(".")]
-    out: list[str] = []
-    buffer = ""
-    for char in "\n".join(lines):
-        buffer += char
-        if char == ";" and sqlite3.complete_statement(buffer):
-            out.append(buffer.strip())
-            buffer = ""
-    if buffer.strip() and not _only_comments(buffer):
-        out.append(buffer.strip())
-    return out
-
-
-def _only_comments(text: str) -> bool:
-    return all(not ln.strip() or ln.strip().startswith("--") for ln in text.splitlines())
-
-
-def run_sql_script(db: Path, script: str, timeout: float = 10.0) -> SqlResult:
-    """Every row any statement of ``script`` returns, or the first error.
-
-    A runaway query (a recursive CTE that never ends) is interrupted after ``timeout`` s.
-    """
-    deadline = time.monotonic() + timeout
-    rows: list[tuple[object, ...]] = []
-    conn = sqlite3.connect(db, timeout=5)
-    conn.set_progress_handler(lambda: int(time.monotonic() > deadline), 10_000)
+def run_sql_script(box: Box, python: str, db: Path, sql_file: Path, timeout: float = 10.0) -> SqlResult:
+    """Every row any statement of ``sql_file`` returns on ``db`` (both in the box's reach), or
+    the first error; a runaway query is interrupted after ``timeout`` s."""
+    run = box.run(
+        [python, "-I", "-S", box.helper("sqlrun.py"), str(db), str(sql_file), str(timeout)],
+        cwd=db.parent,
+        timeout=timeout + RUN_GRACE,
+    )
+    if run.timed_out or run.returncode != 0:
+        return SqlResult(error=f"SQL 을 실행하지 못함({run.describe()}): {run.tail(3)}")
     try:
-        for statement in statements(script):
-            cursor = conn.execute(statement)
-            if cursor.description is not None:
-                rows += cursor.fetchall()
-    except sqlite3.Error as exc:
-        interrupted = time.monotonic() > deadline
-        return SqlResult(rows, f"{timeout:.0f}초 안에 끝나지 않음" if interrupted else str(exc))
-    finally:
-        conn.close()
-    return SqlResult(rows)
+        data = json.loads(run.stdout)
+        return SqlResult(int(data["count"]), [tuple(r) for r in data["rows"]], data["error"])
+    except (ValueError, KeyError, TypeError) as exc:
+        return SqlResult(error=f"SQL 실행 결과를 읽지 못함: {exc}")

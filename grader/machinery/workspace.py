@@ -1,46 +1,62 @@
 """The student's directories during a grade: where the scripts run, and where checks read.
 
 Each graded directory (LAB_ROOT/q, LAB_ROOT/eaimw/mq) gets a working copy (treecopy.py) for
-the student's scripts to run in and the grader to write its inputs into (``live``), while
-state checks read the student's directory exactly as found (``saved``):
+the student's scripts to run in and the grader to write its inputs into (``live``), owned by
+the run's script identity, while state checks read the student's directory exactly as found
+(``saved``):
 
-- namespace mode: the working copy lives in the grader's scratch and is mounted over the
-  student's directory inside the scripts' namespace only. The student's directory is never
-  touched; ``saved`` is the directory itself.
+- namespace mode: the working copy lives in the grader's scratch and is shown to the scripts
+  in their box, in place of the student's directory, inside an otherwise empty lab root. The
+  student's directory is never touched; ``saved`` is the directory itself.
 - host mode (no namespaces): the student's directory is renamed aside within its own parent
   (``.lab-grader-saved.<name>``: same filesystem, O(1), every inode kept), the working copy is
   put in its place, and at the end it is removed and the original renamed back. Before any of
   that the grader checks the renames can be undone (no mount point, no chattr +i/+a, not
-  read-only) and refuses otherwise, changing nothing. A run killed meanwhile is put right by
-  the next one (``recover``), which acts only on names derived from the lab root; the journal
-  in the state dir only confirms which directory is the grader's working copy (device and
-  inode), and anything it cannot confirm is kept under a ``.lab-grader-kept.*`` name and
-  named, never deleted.
+  read-only) and refuses otherwise, changing nothing. The directories the script identity must
+  pass through are opened to it for search only (traverse.py) and closed again.
+
+Every step of host mode is written to the journal (the state dir, the grader's alone) before it
+is taken: the identities (device, inode) of the saved original and of the working copy, a
+random token the grader also writes on its working copy (a trusted extended attribute, which
+no script can set), and each directory opened. A run killed half-way is put right by the next
+one (``recover``), which acts only on what the journal recorded and finds on disk as recorded;
+anything else under the grader's names is refused loudly and left as it is.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
+import secrets
 import stat
 import threading
-import time
-from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Protocol
 
 from fixtures.atomic import write_atomic
+from grader.machinery import traverse
 from grader.machinery.sandbox import Mount
 from grader.machinery.treecopy import FS_APPEND_FL, FS_IMMUTABLE_FL, flags, remove_tree, shown, working_copy
 
-SAVED, BUILDING, KEPT = ".lab-grader-saved.", ".lab-grader-work.", ".lab-grader-kept."
-Identity = tuple[int, int]  # (st_dev, st_ino) of a working copy the grader made
+SAVED, BUILDING = ".lab-grader-saved.", ".lab-grader-work."
+TOKEN_XATTR = "trusted.lab-grader"
+Identity = tuple[int, int]  # (st_dev, st_ino)
 
 
 class Refused(RuntimeError):
     """Grading would change what it could not put back (or an earlier run's could not be put
     back): nothing was changed. The message, in Korean, names the entry and what to do."""
+
+
+class Owner(Protocol):
+    uid: int
+    gid: int
+
+    def hand_over(self, path: Path) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -60,31 +76,63 @@ def _identity(path: Path) -> Identity | None:
     return (st.st_dev, st.st_ino) if stat.S_ISDIR(st.st_mode) else None
 
 
+def _token_of(path: Path) -> str | None:
+    try:
+        return os.getxattr(path, TOKEN_XATTR, follow_symlinks=False).decode("ascii", "replace")
+    except OSError:
+        return None
+
+
+@dataclass
+class Record:
+    """What the journal holds: the run's token, each working copy put in place, each grant."""
+
+    token: str = ""
+    copies: dict[str, dict[str, Identity]] = field(default_factory=dict)  # relative -> saved/copy
+    grants: list[traverse.Grant] = field(default_factory=list)
+
+    def empty(self) -> bool:
+        return not self.copies and not self.grants
+
+
 class Journal:
-    """The identities of the working copies put in place of students' directories (host mode)."""
+    """The grader's record of what it changed in host mode (see the module's docstring)."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
 
-    def read(self) -> dict[str, Identity]:
+    def read(self) -> Record:
         """What was recorded; anything unreadable or malformed counts as nothing recorded."""
         try:
-            data = json.loads(self.path.read_bytes()[:65536])
+            data = json.loads(self.path.read_bytes()[: 1 << 20])
         except (OSError, ValueError):
-            return {}
+            return Record()
         if not isinstance(data, dict):
-            return {}
-        return {
-            k: (v[0], v[1])
-            for k, v in data.items()
-            if isinstance(v, list) and len(v) == 2 and all(isinstance(n, int) for n in v)
-        }
+            return Record()
+        copies: dict[str, dict[str, Identity]] = {}
+        for relative, entry in (data.get("copies") or {}).items():
+            if isinstance(entry, dict):
+                ids = {k: _pair(v) for k, v in entry.items() if k in ("saved", "copy")}
+                copies[str(relative)] = {k: v for k, v in ids.items() if v is not None}
+        grants = [g for g in map(traverse.Grant.from_json, data.get("grants") or []) if g is not None]
+        return Record(str(data.get("token") or ""), copies, grants)
 
-    def write(self, entries: dict[str, Identity]) -> None:
-        if entries:
-            write_atomic(self.path, json.dumps({k: list(v) for k, v in entries.items()}).encode())
-        else:
+    def write(self, record: Record) -> None:
+        if record.empty():
             self.path.unlink(missing_ok=True)
+            return
+        data: dict[str, Any] = {
+            "token": record.token,
+            "copies": {k: {n: list(v) for n, v in e.items()} for k, e in record.copies.items()},
+            "grants": [g.to_json() for g in record.grants],
+        }
+        write_atomic(self.path, json.dumps(data).encode(), mode=0o600)
+
+
+def _pair(value: object) -> Identity | None:
+    if isinstance(value, list) and len(value) == 2 and all(isinstance(n, int) for n in value):
+        return (value[0], value[1])
+    return None
 
 
 @dataclass(frozen=True)
@@ -108,6 +156,7 @@ class Workspaces:
         work_dir: Path,
         journal: Journal,
         protected: Sequence[str],
+        owner: Owner | None = None,
     ) -> None:
         self.lab_root = lab_root
         self.scripts_root = scripts_root
@@ -115,8 +164,9 @@ class Workspaces:
         self.work_dir = work_dir
         self.journal = journal
         self.protected = tuple(protected)
+        self.owner = owner
         self._open: dict[str, Workspace] = {}
-        self._identities: dict[str, Identity] = {}
+        self._record = Record(token=secrets.token_hex(16))
         self._lock = threading.Lock()
 
     # the run -----------------------------------------------------------------------------
@@ -131,6 +181,33 @@ class Workspaces:
         for relative in relatives:
             _can_put_aside(_Aside.of(self.lab_root / relative))
 
+    def let_through(self, paths: Iterable[Path]) -> None:
+        """Host mode: open every directory on the way to ``paths`` that would stop the script
+        identity, for search only (journaled first; closed again at the end)."""
+        if self.namespaces or self.owner is None:
+            return
+        for path in paths:
+            for directory in traverse.blocking(path, self.owner.uid, self.owner.gid):
+                with self._lock:
+                    if any(g.path == str(directory) for g in self._record.grants):
+                        continue
+                    st = os.stat(directory)
+                    pending = traverse.Grant(str(directory), st.st_dev, st.st_ino, self.owner.uid, 0, None)
+                    self._record.grants.append(pending)  # recorded before it is made
+                    self.journal.write(self._record)
+                    try:
+                        made = traverse.grant(directory, self.owner.uid)
+                    except traverse.CannotGrant as exc:
+                        self._record.grants.remove(pending)
+                        self.journal.write(self._record)
+                        raise Refused(
+                            f"스크립트를 권한 없는 사용자로 돌리는데, 그 사용자가 {shown(directory)} 을(를) 지나갈 수"
+                            f" 없고 ACL 로 열어 줄 수도 없습니다({exc.strerror}). 네임스페이스가 되는 기계에서"
+                            " 채점하거나, 채점기를 모두가 읽을 수 있는 곳에 두세요."
+                        ) from exc
+                    self._record.grants[self._record.grants.index(pending)] = made
+                    self.journal.write(self._record)
+
     def open(self, relative: str, empty: Collection[str] = ()) -> tuple[Workspace, list[str]]:
         """The working copy of LAB_ROOT/relative, made now; and what it left out."""
         original = self.lab_root / relative
@@ -139,44 +216,66 @@ class Workspaces:
         with self._lock:
             if relative in self._open:
                 raise ValueError(f"{relative} opened twice")
-            if self.namespaces:
-                left_out: list[str] = []
-                copied = original.is_dir()
-                if copied:  # into the directory already mounted for the scripts (``mounts``)
-                    live.mkdir(parents=True, exist_ok=True)
-                    left_out = working_copy(original, live, empty, exists=True)
-                workspace = Workspace(relative, live, original, view, copied)
-            elif not os.path.lexists(original):
-                workspace, left_out = Workspace(relative, live, original, view, False), []
-            else:
-                aside = _Aside.of(original)
-                left_out = self._put_aside(relative, aside, empty)
-                workspace = Workspace(relative, live, aside.saved, view, True)
+        if self.namespaces:
+            left_out: list[str] = []
+            copied = original.is_dir()
+            live.mkdir(parents=True, exist_ok=True)
+            if copied:
+                left_out = working_copy(original, live, empty, exists=True)
+            self._hand_over(live)
+            workspace = Workspace(relative, live, original, view, copied)
+        elif not os.path.lexists(original):
+            workspace, left_out = Workspace(relative, live, original, view, False), []
+        else:
+            aside = _Aside.of(original)
+            left_out = self._put_aside(relative, aside, empty)
+            workspace = Workspace(relative, live, aside.saved, view, True)
+            self.let_through([live])
+        with self._lock:
             self._open[relative] = workspace
         return workspace, left_out
 
+    def _hand_over(self, path: Path) -> None:
+        if self.owner is not None:
+            self.owner.hand_over(path)
+
     def _put_aside(self, relative: str, aside: _Aside, empty: Collection[str]) -> list[str]:
         _can_put_aside(aside)
+        saved = _identity(aside.original)
+        assert saved is not None
+        with self._lock:
+            self._record.copies[relative] = {"saved": saved}
+            self.journal.write(self._record)
         try:
             os.rename(aside.original, aside.saved)
         except OSError as exc:
+            self._forget(relative)
             raise Refused(
                 f"{shown(aside.original)} 을(를) 잠시 옮겨 둘 수 없습니다({exc.strerror})."
             ) from exc
         try:
             aside.building.mkdir(mode=0o700)
-            identity = _identity(aside.building)
-            assert identity is not None
-            self._identities[relative] = identity
-            self.journal.write(self._identities)
+            copy = _identity(aside.building)
+            assert copy is not None
+            with contextlib.suppress(OSError):  # where the filesystem keeps no such attribute: inode alone
+                os.setxattr(aside.building, TOKEN_XATTR, self._record.token.encode())
+            with self._lock:
+                self._record.copies[relative]["copy"] = copy
+                self.journal.write(self._record)
             left_out = working_copy(aside.saved, aside.building, empty, exists=True)
+            self._hand_over(aside.building)
             os.rename(aside.building, aside.original)
         except BaseException:
-            problems = self._put_back(relative, aside, self._identities.get(relative))[1]
+            problems = self._put_back(relative, aside, self._record)
             if problems:
                 raise Refused(" ".join(problems)) from None
             raise
         return left_out
+
+    def _forget(self, relative: str) -> None:
+        with self._lock:
+            self._record.copies.pop(relative, None)
+            self.journal.write(self._record)
 
     def open_copy(self, relative: str) -> bool:
         """``relative`` is open and has a working copy (the student has the directory)."""
@@ -185,118 +284,149 @@ class Workspaces:
 
     def another_copy(self, relative: str, name: str, empty: Collection[str] = ()) -> tuple[Path, list[str]]:
         """Namespace mode: one more working copy of LAB_ROOT/relative, under the working
-        copies' directory (``name``/relative), for a namespace of its own (see ``mounts``)."""
+        copies' directory (``name``/relative), for a box of its own (see ``mounts``)."""
         if not self.namespaces:
             raise ValueError("another working copy needs namespaces")
         live = self.work_dir / "lanes" / name / relative
         live.mkdir(parents=True)
-        return live, working_copy(self.lab_root / relative, live, empty, exists=True)
+        left_out = working_copy(self.lab_root / relative, live, empty, exists=True)
+        self._hand_over(live)
+        return live, left_out
 
     def mounts(self, lanes: Mapping[str, Path] | None = None) -> tuple[list[Mount], list[tuple[Path, Path]]]:
-        """Namespace mode: what the scripts see at each graded directory (the working copy's
-        directory, made now and filled by ``open``), and how paths below a working copy read
-        for them. A student's directory that is a link is mounted over where it leads (bwrap
-        would resolve an absolute link against its own new root), so the link shows the copy.
-        One that does not exist is not mounted over (that would create it). ``lanes``: another
-        working copy (``another_copy``) to show instead of a directory's own."""
-        moved = self.scripts_root != self.lab_root
-        mounts = [Mount(self.scripts_root, None)] if moved else []
+        """Namespace mode: the lab root as the scripts see it, an empty directory holding each
+        graded directory's working copy (``lanes``: another copy to show instead of a
+        directory's own); and how paths below a working copy read for them."""
+        mounts = [Mount(self.scripts_root, None)]
         views: list[tuple[Path, Path]] = []
         for relative in self.protected:
             live, view = (lanes or {}).get(relative, self.live(relative)), self.scripts_root / relative
-            if moved:
-                where = view
-            elif (self.lab_root / relative).is_dir():
-                where = Path(os.path.realpath(self.lab_root / relative))
-            else:
-                continue
             live.mkdir(parents=True, exist_ok=True)
-            mounts.append(Mount(where, live, writable=True))
+            mounts.append(Mount(view, live, writable=True))
             views.append((live, view))
         return mounts, views
 
     def close(self) -> tuple[list[str], list[str]]:
-        """Host mode: every working copy removed, every original back. (notes, problems): a
-        problem is a student's directory not back where it was."""
-        notes: list[str] = []
+        """Host mode: every working copy removed, every original back, every directory closed
+        again. (notes, problems): a problem is a student's directory not back where it was."""
         problems: list[str] = []
         with self._lock:
             opened = [w for w in self._open.values() if w.copied and not self.namespaces]
             self._open.clear()
         for workspace in opened:
-            said, failed = self._put_back(
-                workspace.relative,
-                _Aside.of(self.lab_root / workspace.relative),
-                self._identities.get(workspace.relative),
+            problems += self._put_back(
+                workspace.relative, _Aside.of(self.lab_root / workspace.relative), self._record
             )
-            notes += said
-            problems += failed
-        return notes, problems
+        problems += self._revoke(self._record)
+        return [], problems
 
     # put back, now or after a crash --------------------------------------------------------
     def recover(self) -> list[str]:
-        """Put back what an interrupted host-mode run left (whatever this run's mode); raises
-        Refused when a student's directory cannot be put back."""
+        """Put back what an interrupted host-mode run recorded in the journal (whatever this
+        run's mode). Anything under the grader's names that the journal does not account for
+        is refused (Refused), and nothing is changed."""
+        record = self.journal.read()
+        self._refuse_strangers(record)
         notes: list[str] = []
-        recorded = self.journal.read()
-        for relative in self.protected:
+        for relative in list(record.copies):
             aside = _Aside.of(self.lab_root / relative)
-            if not os.path.lexists(aside.saved):
-                if os.path.lexists(aside.building):
-                    notes += self._set_apart(aside.building, recorded.get(relative))
-                continue
-            said, problems = self._put_back(relative, aside, recorded.get(relative))
+            had = os.path.lexists(aside.saved)
+            problems = self._put_back(relative, aside, record)
             if problems:
                 raise Refused(" ".join(problems))
-            notes += [*said, f"restored {shown(aside.original)} (중단된 채점이 옮겨 둔 원본을 되돌림)"]
-        self.journal.write({})
+            if had:
+                notes.append(f"restored {shown(aside.original)} (중단된 채점이 옮겨 둔 원본을 되돌림)")
+        if problems := self._revoke(record):
+            raise Refused(" ".join(problems))
+        self.journal.write(record)
         return notes
 
-    def _put_back(
-        self, relative: str, aside: _Aside, identity: Identity | None
-    ) -> tuple[list[str], list[str]]:
-        notes: list[str] = []
+    def _refuse_strangers(self, record: Record) -> None:
+        """Every entry under the grader's names must be one the journal recorded, as recorded."""
+        for relative in self.protected:
+            aside = _Aside.of(self.lab_root / relative)
+            ids = record.copies.get(relative, {})
+            for path, kind in ((aside.saved, "saved"), (aside.building, "copy")):
+                if not os.path.lexists(path):
+                    continue
+                if kind == "saved" and _identity(path) == ids.get("saved"):
+                    continue
+                if kind == "copy" and self._is_copy(path, ids, record.token):
+                    continue
+                raise Refused(
+                    f"{shown(path)} 은(는) 이 채점기의 기록에 없는 것입니다(이름만 채점기의 것을 씀). 무엇인지"
+                    " 확인해 직접 옮기거나 지운 뒤 다시 채점하세요. 채점기는 아무것도 바꾸지 않았습니다."
+                )
+            original = aside.original
+            if "saved" in ids and os.path.lexists(aside.saved) and os.path.lexists(original):
+                if not self._is_copy(original, ids, record.token):
+                    raise Refused(
+                        f"{shown(aside.saved)} 에 중단된 채점이 옮겨 둔 원본이 있는데, {shown(original)} 에 있는 것이"
+                        " 채점기의 작업 사본이 아닙니다. 둘을 확인해 하나만 남긴 뒤 다시 채점하세요. 채점기는 아무것도"
+                        " 바꾸지 않았습니다."
+                    )
+
+    @staticmethod
+    def _is_copy(path: Path, ids: Mapping[str, Identity], token: str) -> bool:
+        if _identity(path) != ids.get("copy"):
+            return False
+        found = _token_of(path)
+        return found is None or found == token
+
+    def _put_back(self, relative: str, aside: _Aside, record: Record) -> list[str]:
+        ids = record.copies.get(relative, {})
         if not os.path.lexists(aside.saved):
-            return notes, []
+            for path in (aside.building, aside.original):
+                if os.path.lexists(path) and self._is_copy(path, ids, record.token):
+                    if left := remove_tree(path):
+                        return [
+                            f"{shown(path)} 의 채점용 작업 사본을 다 지우지 못했습니다: {'; '.join(left[:3])}"
+                        ]
+            record.copies.pop(relative, None)
+            self._write(record)
+            return []
         still_there = (
             f"원본은 {shown(aside.saved)} 에 그대로 있고, 다음 채점이 먼저 다시 되돌립니다"
             " (그 전에 직접 옮겨도 됩니다)."
         )
         for path in (aside.building, aside.original):
-            if os.path.lexists(path):
-                try:
-                    notes += self._set_apart(path, identity)
-                except OSError as exc:
-                    why = f"{shown(path)} 의 채점용 작업 사본을 치우지 못했습니다({exc.strerror})."
-                    return notes, [f"{why} {still_there}"]
+            if not os.path.lexists(path):
+                continue
+            if not self._is_copy(path, ids, record.token):
+                return [
+                    f"{shown(path)} 에 채점기의 작업 사본이 아닌 것이 있어 되돌리지 않았습니다. {still_there}"
+                ]
+            if left := remove_tree(path):
+                why = f"{shown(path)} 의 채점용 작업 사본을 다 지우지 못했습니다({'; '.join(left[:3])})."
+                return [f"{why} {still_there}"]
         try:
             os.rename(aside.saved, aside.original)
         except OSError as exc:
-            return notes, [
-                f"{shown(aside.original)} 을(를) 되돌리지 못했습니다({exc.strerror}). {still_there}"
-            ]
-        self._identities.pop(relative, None)
-        with contextlib.suppress(OSError):
-            self.journal.write(self._identities)
-        return notes, []
+            return [f"{shown(aside.original)} 을(를) 되돌리지 못했습니다({exc.strerror}). {still_there}"]
+        record.copies.pop(relative, None)
+        self._write(record)
+        return []
 
-    def _set_apart(self, path: Path, identity: Identity | None) -> list[str]:
-        """Remove the grader's working copy at ``path``; keep anything else (or what cannot be
-        removed) under a .lab-grader-kept.* name, and say so."""
-        if identity is not None and _identity(path) == identity:
-            left = remove_tree(path)
-            if not left:
-                return []
-            why = f"채점용 작업 사본을 다 지우지 못함: {'; '.join(left[:3])}"
-        else:
-            why = "채점기가 만든 작업 사본인지 확인할 수 없어 지우지 않음"
-        kept = path.parent / f"{KEPT}{path.name.removeprefix(BUILDING)}.{time.strftime('%Y%m%d-%H%M%S')}"
-        n = 0
-        while os.path.lexists(kept):
-            n += 1
-            kept = kept.with_name(f"{kept.name.split('~')[0]}~{n}")
-        os.rename(path, kept)
-        return [f"{shown(path)} 에 있던 것을 {shown(kept)} 에 남겨 두었습니다({why})"]
+    def _revoke(self, record: Record) -> list[str]:
+        problems = []
+        for made in list(reversed(record.grants)):
+            try:
+                done = traverse.revoke(made)
+            except OSError as exc:
+                problems.append(f"{shown(made.path)} 의 ACL 을 되돌리지 못했습니다({exc.strerror}).")
+                continue
+            if not done:
+                problems.append(
+                    f"{shown(made.path)} 이(가) 기록된 디렉터리가 아니어서 ACL 을 되돌리지 않았습니다."
+                )
+                continue
+            record.grants.remove(made)
+            self._write(record)
+        return problems
+
+    def _write(self, record: Record) -> None:
+        with contextlib.suppress(OSError):
+            self.journal.write(record)
 
 
 def _can_put_aside(aside: _Aside) -> None:
@@ -327,3 +457,6 @@ def _can_put_aside(aside: _Aside) -> None:
         f"{why} 채점 중에 {where} 을(를) 잠시 옮겨 두었다가 되돌릴 수 없습니다. 채점기는 아무것도"
         " 바꾸지 않았습니다(이 기계에는 네임스페이스가 없어 원본을 옮겨 두고 채점합니다)."
     )
+
+
+__all__ = ["Journal", "Record", "Refused", "Workspace", "Workspaces", "errno"]

@@ -18,6 +18,7 @@ from pathlib import Path
 import pika.exceptions
 
 from fixtures.claims import Claim, claim_set
+from grader.machinery import acting
 from grader.machinery.runner import Process, RunResult
 from grader.mq import amqp, live
 from grader.mq.lab import MqLab, Scene
@@ -53,15 +54,17 @@ def claims(lab: MqLab, name: str, good: int = 0, no_docs: int = 0, busy: int = 0
     return list(claim_set(lab.grading.rng(name), good, no_docs, busy, shuffled=True).files)
 
 
-def claim_file(lab: MqLab, claim: Claim, data: bytes) -> str:
-    path = lab.grading.scratch_dir("claim") / claim.name
-    path.write_bytes(data)
+def claim_file(scene: Scene, claim: Claim, data: bytes) -> str:
+    """A claim file in the scene's own scratch, for publish.py to read."""
+    path = scene.box.scratch_dir("claim") / claim.name
+    with acting.as_scripts(scene.lab.grading.identity):
+        path.write_bytes(data)
     return str(path)
 
 
 def watch(scene: Scene) -> live.VhostWatch:
     """The live figures of the scene's queues (one watch serves the whole run)."""
-    return scene.lab.watch.get().vhost(scene.vhost)
+    return scene.lab.watch.get().vhost(scene.vhost.name)
 
 
 # consumers that end by themselves -------------------------------------------------------------
@@ -147,7 +150,7 @@ def barrier(lab: MqLab, scene: Scene, process: Process) -> bool:
     messages one after the other, so it has then finished everything it did for the earlier
     ones (a record written after a reject, say). False when that never came."""
     assert scene.partner is not None
-    marker = claims(lab, f"marker:{scene.vhost}", good=1)[0]
+    marker = claims(lab, f"marker:{scene.vhost.name}", good=1)[0]
     amqp.publish(scene.url, marker)
     posted = scene.partner.wait_for(
         lambda s: bool(s["by_guid"].get(marker.guid)) or not process.running(), timeout=TAKE_WAIT

@@ -14,14 +14,14 @@ from pathlib import Path
 from fixtures.claims import ClaimSet
 from fixtures.tree import MQ_PLUGINS
 from grader.machinery import broker as brokers
-from grader.machinery.broker import VHOST_PREFIX, Broker
+from grader.machinery.broker import VHOST_PREFIX, Broker, Vhost
 from grader.machinery.partner import Partner, Spares
 from grader.machinery.runner import Process, RunResult
 from grader.machinery.scenarios import Once, ScenarioPool
 from grader.mq.catalogue import MQ_DIR
 from grader.mq.live import Watch
 from grader.scenario import timing
-from grader.session import Grading
+from grader.session import Grading, Scripts
 
 SCRIPT_TIMEOUT = 20.0  # topology.py, publish.py
 STATUS_TIMEOUT = 60.0  # rabbitmqctl status, for the reference walkthrough's status.txt
@@ -82,7 +82,7 @@ class MqLab:
         self.watch = Once(self._start_watch)  # live figures of every vhost of this run
         self._reference = reference
         self._scenes = scenes
-        self.partners = Spares(lambda: Partner(self._start, grading.fixtures.partner))
+        self.partners = Spares(Partner)
 
     @property
     def pool(self) -> ScenarioPool:
@@ -128,7 +128,7 @@ class MqLab:
         watch = Watch(
             self.broker.get(),
             f"{VHOST_PREFIX}{os.getpid()}-",
-            self.grading.scratch_dir("watch"),
+            self.grading.own_dir("watch"),
             self.grading.own_dir("erlang"),
         )
         self.grading.on_close(watch.close)
@@ -138,9 +138,6 @@ class MqLab:
     def _warm_watch(self) -> None:
         with contextlib.suppress(Exception):
             self.watch.get()
-
-    def _start(self, argv: Sequence[str], cwd: Path) -> Process:
-        return self.grading.start(argv, cwd=cwd)
 
     def student_node(self) -> Broker | None:
         """The node M1.3 judges: the student's rabbit@localhost in student mode, or the node an
@@ -156,14 +153,15 @@ class MqLab:
 
     @contextlib.contextmanager
     def scene(self, purpose: str, partner: bool = True) -> Iterator[Scene]:
-        """A temporary vhost, a partner process of its own and a fresh EAI_MQ_DB path."""
+        """A temporary vhost with a user of its own, a box for the scene's scripts, a partner
+        process of its own and a fresh EAI_MQ_DB path."""
         broker = self.broker.get()
         self.pool.after_first_wave(FIRST_WAVE_WAIT)
-        with broker.vhost(purpose) as vhost:
+        with broker.vhost(purpose) as vhost, self.grading.scripts(purpose) as box:
             stub = self.partners.take() if partner else None
             try:
-                db = self.grading.scratch_dir(f"db-{purpose}") / "processed.db"
-                yield Scene(self, broker, vhost, stub, db)
+                db = box.scratch_dir(f"db-{purpose}") / "processed.db"
+                yield Scene(self, broker, vhost, stub, db, box)
             finally:
                 if stub is not None:
                     stub.stop()
@@ -173,20 +171,23 @@ class MqLab:
 class Scene:
     lab: MqLab
     broker: Broker
-    vhost: str
+    vhost: Vhost
     partner: Partner | None
     db: Path
+    box: Scripts
 
     @property
     def url(self) -> str:
-        return self.broker.amqp_url(self.vhost)
+        """How the grader reaches the scene's vhost (as the broker's administrator)."""
+        return self.broker.amqp_url(self.vhost.name)
 
     def env(self) -> dict[str, str]:
-        return {"EAI_AMQP_URL": self.url, "EAI_MQ_DB": str(self.db)}
+        """The scene's scripts connect as the vhost's own user, which reaches nothing else."""
+        return {"EAI_AMQP_URL": self.vhost.script_url, "EAI_MQ_DB": str(self.db)}
 
     def start(self, script: str, args: Sequence[str] = ()) -> Process:
         self.lab.pool.under_way()  # in a first-wave scenario: the second wave may go now
-        return self.lab.grading.start(
+        return self.box.start(
             [sys.executable, str(self.lab.live / script), *args], cwd=self.lab.live, env=self.env()
         )
 

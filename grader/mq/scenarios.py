@@ -15,6 +15,7 @@ import pytest
 import requests
 
 from fixtures.claims import Outcome
+from grader.machinery import acting
 from grader.machinery.broker import BrokerUnavailable
 from grader.mq import amqp, drive, edges
 from grader.mq.lab import MqLab, Stage
@@ -106,7 +107,7 @@ def topology(lab: MqLab) -> TopologyRuns | Missing:
             amqp.DEAD_QUEUE: amqp.put(scene.url, amqp.DEAD_QUEUE, *waiting_claims[2:]),
         }
         second = scene.run("topology.py")
-        api, vh = scene.broker.api, scene.broker.q(scene.vhost)
+        api, vh = scene.broker.api, scene.broker.q(scene.vhost.name)
         exchanges = {
             e["name"]: e
             for e in api("GET", f"exchanges/{vh}") or []
@@ -138,7 +139,7 @@ def publish(lab: MqLab) -> PublishRuns | Missing:
     with lab.scene("publish", partner=False) as scene:
         amqp.declare_topology(scene.url)
         for edge, claim, data in cases:
-            run = scene.run("publish.py", [drive.claim_file(lab, claim, data)])
+            run = scene.run("publish.py", [drive.claim_file(scene, claim, data)])
             messages = amqp.drain(scene.url, amqp.CLAIM_QUEUE)
             runs.append((edge.name, Published(claim, data, run, messages)))
     return PublishRuns(runs)
@@ -152,9 +153,9 @@ def unroutable(lab: MqLab) -> RefusedPublish | Missing:
     claim = drive.claims(lab, "unroutable", good=1)[0]
     with lab.scene("unroutable", partner=False) as scene:
         amqp.declare_topology(scene.url, bind_claim=False)
-        no_queue = scene.run("publish.py", [drive.claim_file(lab, claim, claim.data)])
+        no_queue = scene.run("publish.py", [drive.claim_file(scene, claim, claim.data)])
         amqp.declare_topology(scene.url, claim_key="claim.other")
-        other_key = scene.run("publish.py", [drive.claim_file(lab, claim, claim.data)])
+        other_key = scene.run("publish.py", [drive.claim_file(scene, claim, claim.data)])
     runs = [(edges.UNROUTABLE_NO_QUEUE.name, no_queue), (edges.UNROUTABLE_OTHER_KEY.name, other_key)]
     return RefusedPublish(runs=runs, stage_ok=True)
 
@@ -168,12 +169,12 @@ def nacked(lab: MqLab) -> RefusedPublish | Missing:
     with lab.scene("nacked", partner=False) as scene:
         amqp.declare_topology(scene.url)
         scene.broker.set_policy(
-            scene.vhost, "grader-reject", r"^claim\.in$", {"max-length": 0, "overflow": "reject-publish"}
+            scene.vhost.name, "grader-reject", r"^claim\.in$", {"max-length": 0, "overflow": "reject-publish"}
         )
         deadline = time.monotonic() + NACK_POLICY_WAIT
         while not (in_force := amqp.nacks_publish(scene.url)) and time.monotonic() < deadline:
             time.sleep(0.1)
-        run = scene.run("publish.py", [drive.claim_file(lab, claim, claim.data)])
+        run = scene.run("publish.py", [drive.claim_file(scene, claim, claim.data)])
         return RefusedPublish(runs=[(edges.NACKED.name, run)], stage_ok=in_force)
 
 
@@ -284,7 +285,7 @@ def crashes(lab: MqLab) -> Crashes | Missing:
         # fresh database: how it restarts on an old one is step 8's business.
         amqp.publish(scene.url, *fresh)
         partner.control(mode="hang")
-        elsewhere = dataclasses.replace(scene, db=lab.grading.scratch_dir("db-kill-again") / "processed.db")
+        elsewhere = dataclasses.replace(scene, db=scene.box.scratch_dir("db-kill-again") / "processed.db")
         again = elsewhere.consumer(STOPPED_RUN)
         second_held = partner.wait_for(lambda s: s["in_flight"] >= 1, timeout=HELD_WAIT)
         answered = False
@@ -398,6 +399,8 @@ def dedup(lab: MqLab) -> DedupRuns | Missing:
         _released(watch)
         restarted = drive.consume_until_decided(lab, scene, [claim], then_barrier=True, compact=True)
         db = scene.db
+        with acting.as_scripts(lab.grading.identity):  # the record is the consumer's to shape
+            exists, is_sqlite, names_it = db.is_file(), drive.is_sqlite(db), drive.names(db, claim.guid)
         return DedupRuns(
             claim=claim,
             first=first,
@@ -407,9 +410,9 @@ def dedup(lab: MqLab) -> DedupRuns | Missing:
             repeat=repeat,
             ended_before_repeat=ended_before_repeat,
             restart=restarted,
-            db_exists=db.is_file(),
-            db_is_sqlite=drive.is_sqlite(db),
-            db_names_it=drive.names(db, claim.guid),
+            db_exists=exists,
+            db_is_sqlite=is_sqlite,
+            db_names_it=names_it,
         )
 
 

@@ -13,12 +13,13 @@ from functools import cached_property
 from pathlib import Path
 
 from fixtures.queue_messages import QueueSet
+from grader.machinery import acting
 from grader.machinery.runner import Process, RunResult
 from grader.machinery.scenarios import ScenarioPool
 from grader.machinery.textfile import kind
 from grader.queue import ledger, queuedir
 from grader.queue.catalogue import Q_DIR
-from grader.session import Grading, Lane
+from grader.session import Grading, Lane, Scripts
 from grader.verdict import Missing
 
 LayOut = Callable[[Path, Path], None]  # (lab root, fixture root): the reference walkthrough
@@ -38,7 +39,8 @@ class QueueLab:
     expected: QueueSet  # the fixture inbox: where every expected number comes from
     live: Path  # the working copy the scripts see as LAB_ROOT/q: behaviour checks run here
     saved: Path  # the student's q/ exactly as found: state checks read it (never written)
-    lane_of: Lane | None = None  # the namespace ``live`` is shown in (None: the run's own)
+    lane_of: Lane | None = None  # another working copy shown as LAB_ROOT/q (None: the lab's own)
+    box: Scripts | None = None  # where this lane's scripts run while a scenario holds it
     hung_once: threading.Event = field(default_factory=threading.Event)  # consume.py overran a timeout
     _lanes: queue.SimpleQueue[QueueLab] | None = field(default=None, repr=False)
 
@@ -66,16 +68,27 @@ class QueueLab:
             self._lanes.put(replace(self, live=lane.live, lane_of=lane))
 
     @contextmanager
-    def lane(self) -> Iterator[QueueLab]:
-        """The lab with a working copy of q/ that no other scenario uses meanwhile: a
-        behaviour scenario resets it and runs the scripts there. Scenarios run side by side,
-        each in its own (namespace mode), or one after the other (host mode: one copy)."""
+    def lane(self, purpose: str) -> Iterator[QueueLab]:
+        """The lab with a working copy of q/ that no other scenario uses meanwhile, and a box
+        of its own showing it as LAB_ROOT/q: a behaviour scenario resets it and runs the
+        scripts there. Scenarios run side by side, each on its own copy (namespace mode), or
+        one after the other (host mode: one copy)."""
         assert self._lanes is not None
         mine = self._lanes.get()
         try:
-            yield mine
+            with self.grading.scripts(purpose, mine.lane_of) as box:
+                yield replace(mine, box=box)
         finally:
             self._lanes.put(mine)
+
+    def scratch_dir(self, name: str) -> Path:
+        """A directory of this lane's box, for inputs its scripts read."""
+        assert self.box is not None, "scripts run in a lane: use lab.lane()"
+        return self.box.scratch_dir(name)
+
+    def acting(self) -> acting.Acting:
+        """File work in the working copy and the box's scratch, with the scripts' powers."""
+        return acting.as_scripts(self.grading.identity)
 
     @property
     def pool(self) -> ScenarioPool:
@@ -98,27 +111,29 @@ class QueueLab:
         return None if what is None else Missing(self.shown(name), f"보통 파일이 아니라 {what}")
 
     def student_ledger(self) -> Path:
-        """The student's ledger.db as last committed, in a fresh copy (see ledger.as_committed):
-        what every check of the ledger reads."""
+        """The student's ledger.db as last committed, in a fresh copy of the grader's own (see
+        ledger.as_committed): what every check of the ledger reads."""
         return ledger.as_committed(
-            self.saved / "ledger.db", self.grading.scratch_dir("student-ledger") / "ledger.db"
+            self.saved / "ledger.db", self.grading.own_dir("student-ledger") / "ledger.db"
         )
 
     @cached_property
-    def blank_ledger(self) -> Path | None:
+    def blank_ledger(self) -> bytes | None:
         """The student's ledger schema with no row processed, or None (no usable ledger.db):
         every behaviour run starts from a copy. Made once per lane, by the scenario holding it."""
-        blank = self.grading.scratch_dir("ledger") / "blank.db"
-        return blank if ledger.blank_copy(self.student_ledger(), blank) else None
+        with acting.as_grader():
+            blank = self.grading.own_dir("ledger") / "blank.db"
+            return blank.read_bytes() if ledger.blank_copy(self.student_ledger(), blank) else None
 
     def reset(self) -> None:
         """Empty queue dirs and a fresh ledger (see queuedir.reset); call on a ``lane``."""
-        queuedir.reset(self.live, self.blank_ledger)
+        blank = self.blank_ledger
+        with self.acting():
+            queuedir.reset(self.live, blank)
 
     def start_consume(self) -> Process:
-        return self.grading.start(
-            [sys.executable, str(self.live / "consume.py")], cwd=self.live, lane=self.lane_of
-        )
+        assert self.box is not None, "scripts run in a lane: use lab.lane()"
+        return self.box.start([sys.executable, str(self.live / "consume.py")], cwd=self.live)
 
     def wait_consume(self, process: Process, timeout: float = CONSUME_TIMEOUT) -> RunResult:
         """Wait for a consume.py; a hanging one costs its full timeout once per grading run."""
@@ -131,6 +146,5 @@ class QueueLab:
         return self.wait_consume(self.start_consume(), timeout)
 
     def shell(self, script: str, *args: str) -> RunResult:
-        return self.grading.run(
-            ["bash", str(self.live / script), *args], cwd=self.live, timeout=SHELL_TIMEOUT, lane=self.lane_of
-        )
+        assert self.box is not None, "scripts run in a lane: use lab.lane()"
+        return self.box.run(["bash", str(self.live / script), *args], cwd=self.live, timeout=SHELL_TIMEOUT)

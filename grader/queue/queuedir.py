@@ -74,12 +74,13 @@ def fingerprint(q: Path) -> dict[str, str]:
     return {str(p.relative_to(q)): _digest(p) for d in DIRS for p in sorted(_entries(q / d, deep=True))}
 
 
-def reset(q: Path, blank_ledger: Path | None) -> None:
+def reset(q: Path, blank_ledger: bytes | None) -> None:
     """Empty the four directories and start the ledger afresh; the student's scripts stay.
 
-    The ledger becomes a new file (a copy of ``blank_ledger``: the student's schema, no rows
+    The ledger becomes a new file (``blank_ledger``'s bytes: the student's schema, no rows
     processed), so a lock that a student's own process holds on the old one is not in the way,
     and nothing is ever written through a link. None: no ledger (the consumer makes its own).
+    Run with the scripts' powers (acting.py): the scripts may have left anything here.
     """
     for d in DIRS:
         path = q / d
@@ -92,8 +93,10 @@ def reset(q: Path, blank_ledger: Path | None) -> None:
     for path in (db, *(db.with_name(db.name + suffix) for suffix in ledger.COMPANIONS)):
         if path.is_symlink() or (path.exists() and not path.is_dir()):
             path.unlink()
-    if blank_ledger is not None and not db.exists():
-        shutil.copyfile(blank_ledger, db)
+    if blank_ledger is not None and not os.path.lexists(db):
+        fd = os.open(db, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+        with os.fdopen(fd, "wb") as out:
+            out.write(blank_ledger)
 
 
 def counts_text(found: Listing) -> str:

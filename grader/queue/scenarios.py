@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import closing, contextmanager
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -75,13 +76,21 @@ def _read_rows(q: Path) -> tuple[list[ledger.Row] | None, str]:
 def _observe(
     lab: QueueLab, messages: QueueSet, runs: tuple[RunResult, ...], seen: Travel | None = None
 ) -> ConsumeRun:
-    rows, error = _read_rows(lab.live)
-    return ConsumeRun(messages, runs, queuedir.listing(lab.live), rows, error, seen)
+    with lab.acting():
+        rows, error = _read_rows(lab.live)
+        return ConsumeRun(messages, runs, queuedir.listing(lab.live), rows, error, seen)
+
+
+def _deliver(lab: QueueLab, messages: QueueSet) -> None:
+    """``messages`` into the lane's inbox, each file whole or not at all (Maildir's rule)."""
+    with lab.acting():
+        messages.write(lab.live / "inbox")
 
 
 def _consume_watched(lab: QueueLab, messages: QueueSet) -> ConsumeRun:
-    messages.write(lab.live / "inbox")
-    watcher = Watcher({d: lab.live / d for d in queuedir.DIRS})
+    _deliver(lab, messages)
+    with lab.acting():
+        watcher = Watcher({d: lab.live / d for d in queuedir.DIRS})
     run = lab.consume()
     seen = travel(watcher.stop(), messages.names, watcher.overflow, watcher.subdirs)
     return _observe(lab, messages, (run,), seen)
@@ -110,11 +119,11 @@ def fresh_run(lab: QueueLab) -> Rerun | Missing:
             if f.message is not None and str(f.message["msg_id"]) in again_ids
         )
     )
-    with lab.lane() as lane:
+    with lab.lane("fresh-run") as lane:
         lane.reset()
         empty = lane.consume()
         first = _consume_watched(lane, messages)
-        again_set.write(lane.live / "inbox")
+        _deliver(lane, again_set)
         again = _observe(lane, again_set, (lane.consume(),))
     covered = messages.cases | {"empty-inbox", "rerun-state-present"}
     edges.ensure("fresh_run", covered)
@@ -149,14 +158,18 @@ class TwoConsumers:
 
 
 @contextmanager
-def _write_lock(db: Path) -> Iterator[None]:
-    """Hold SQLite's write lock on the live ledger (the grader's own copy, see lab.reset)."""
-    with closing(sqlite3.connect(db, timeout=10, isolation_level=None)) as conn:
+def _write_lock(lab: QueueLab) -> Iterator[None]:
+    """Hold SQLite's write lock on the live ledger (a copy the grader made, see lab.reset),
+    with the scripts' powers (the ledger is theirs to replace by anything)."""
+    with lab.acting():
+        conn = sqlite3.connect(lab.live / "ledger.db", timeout=10, isolation_level=None)
         conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-        finally:
+    try:
+        yield
+    finally:
+        with lab.acting():
             conn.execute("ROLLBACK")
+            conn.close()
 
 
 def _ledger_files(lab: QueueLab) -> list[Path]:
@@ -197,17 +210,18 @@ def _race_once(lab: QueueLab, copies: tuple[QueueFile, QueueFile]) -> tuple[Race
     _ledger_ready(lab)
     inbox = lab.live / "inbox"
     first, second = copies
-    with _write_lock(lab.live / "ledger.db"):
-        QueueSet((first,)).write(inbox)
+    with _write_lock(lab):
+        _deliver(lab, QueueSet((first,)))
         a = lab.start_consume()
         state_a = _settle(lab, a, lambda: not (inbox / first.name).exists(), SETTLE_TIMEOUT)
-        QueueSet((second,)).write(inbox)
+        _deliver(lab, QueueSet((second,)))
         b = lab.start_consume()
         # A waits at the lock from now on: release before a default busy timeout (5 s) ends it.
         patience = LOCK_PATIENCE if state_a in WAITING else SETTLE_TIMEOUT
         state_b = _settle(lab, b, lambda: not (inbox / second.name).exists(), patience)
     runs = tuple(lab.wait_consume(p, BIG_CONSUME_TIMEOUT) for p in (a, b))
-    rows, _ = _read_rows(lab.live)
+    with lab.acting():
+        rows, _ = _read_rows(lab.live)
     race = Race(
         QueueSet(copies),
         runs,
@@ -227,7 +241,7 @@ def two_consumers(lab: QueueLab) -> TwoConsumers | Missing:
     copies = race_copies(rng)
     crowd_set = crowd_inbox(rng)
     earlier_set = earlier_inbox(rng)
-    with lab.lane() as lane:
+    with lab.lane("two-consumers") as lane:
         attempts = 0
         while True:  # a race spoilt by time (a consumer too slow to start) is run again
             attempts += 1
@@ -239,10 +253,10 @@ def two_consumers(lab: QueueLab) -> TwoConsumers | Missing:
         # The crowd meets a queue that has run: its rows must stay whichever consumer takes the
         # lock first (a consumer that clears the ledger when it starts loses them every time).
         lane.reset()
-        earlier_set.write(lane.live / "inbox")
+        _deliver(lane, earlier_set)
         earlier = _observe(lane, earlier_set, (lane.consume(),))
-        crowd_set.write(lane.live / "inbox")
-        with _write_lock(lane.live / "ledger.db"):  # both start, then go at once
+        _deliver(lane, crowd_set)
+        with _write_lock(lane):  # both start, then go at once
             started = [lane.start_consume() for _ in range(2)]
             first = _settle(lane, started[0], lambda: True, SETTLE_TIMEOUT)
             patience = LOCK_PATIENCE if first in WAITING else SETTLE_TIMEOUT
@@ -273,7 +287,9 @@ class OrderChecks:
         return [r for r in self.runs if r.case.rid == rid]
 
 
-def _own_ledger(lab: QueueLab, work: Path, sql: str) -> tuple[SqlResult | Missing, str | None]:
+def _own_ledger(
+    lab: QueueLab, work: Path, run: Callable[[Path], SqlResult]
+) -> tuple[SqlResult | Missing, str | None]:
     """The SQL on a copy of the student's ledger, and the student's CREATE TABLE processed."""
     student_db = lab.student_ledger()
     shown = lab.shown("ledger.db")
@@ -285,13 +301,14 @@ def _own_ledger(lab: QueueLab, work: Path, sql: str) -> tuple[SqlResult | Missin
     if ddl is None:
         return Missing(shown, "processed 테이블이 없음"), None
     copy = work / "own.db"
-    ledger.copy_of(student_db, copy)
-    return run_sql_script(copy, sql), ddl
+    ledger.copy_of(student_db, copy)  # before any script of the box runs: then it is theirs
+    lab.grading.identity.hand_over(copy)
+    return run(copy), ddl
 
 
 @scenarios
 def order_checks(lab: QueueLab) -> OrderChecks | Missing:
-    """Q6.1–Q6.4: the student's SQL, run on copies only."""
+    """Q6.1–Q6.4: the student's SQL, run in a box of its own on copies only."""
     sql_file = lab.saved / "order-check.sql"
     if not sql_file.exists() and not sql_file.is_symlink():
         return Missing(lab.shown("order-check.sql"))
@@ -300,13 +317,23 @@ def order_checks(lab: QueueLab) -> OrderChecks | Missing:
     except Unreadable as exc:
         return Missing(lab.shown("order-check.sql"), exc.reason)
     rng = lab.grading.rng("order_checks")
-    work = lab.grading.scratch_dir("order-check")
-    own, ddl = _own_ledger(lab, work, sql)
-    runs = []
-    for i, case in enumerate(order_ledgers(rng)):
-        db = work / f"{i:02d}-{case.key}.db"
-        ledger.make_ledger(db, ddl, case.rows)
-        runs.append(LedgerRun(case, run_sql_script(db, sql)))
+    python = os.path.realpath(sys.executable)
+    with lab.grading.scripts("order-checks") as box:
+        work = box.scratch_dir("order-check")
+        script = work / "order-check.sql"
+        with lab.acting():
+            script.write_text(sql, encoding="utf-8")
+
+        def run(db: Path) -> SqlResult:
+            return run_sql_script(box, python, db, script)
+
+        own, ddl = _own_ledger(lab, work, run)
+        runs = []
+        for i, case in enumerate(order_ledgers(rng)):
+            db = work / f"{i:02d}-{case.key}.db"
+            with lab.acting():
+                ledger.make_ledger(db, ddl, case.rows)
+            runs.append(LedgerRun(case, run(db)))
     covered = {r.case.key for r in runs} | {"own-ledger", "scrambled"}
     edges.ensure("order_checks", covered)
     return OrderChecks(own, tuple(runs), frozenset(covered))
@@ -353,12 +380,12 @@ def lag_runs(lab: QueueLab) -> list[LagCase] | Missing:
         return missing
     rng = lab.grading.rng("lag_runs")
     jobs: list[tuple[LagLayout, Path, int, frozenset[str]]] = []
-    for layout in lag_layouts(rng):
-        queue = lab.grading.scratch_dir("lag") / "queue"
-        _lay_out_lag(queue, layout)
-        jobs += [(layout, queue, t, keys) for t, keys in layout.thresholds]
-
-    with lab.lane() as lane:
+    with lab.lane("lag") as lane:
+        for layout in lag_layouts(rng):
+            queue = lane.scratch_dir("lag") / "queue"
+            with lane.acting():
+                _lay_out_lag(queue, layout)
+            jobs += [(layout, queue, t, keys) for t, keys in layout.thresholds]
 
         def run(job: tuple[LagLayout, Path, int, frozenset[str]]) -> LagCase:
             layout, queue, threshold, keys = job
@@ -385,11 +412,12 @@ class ReplayRun:
 
 def _lay_out_replay(lab: QueueLab, dirs: dict[str, dict[str, bytes]], held: str) -> None:
     lab.reset()
-    for d, files in dirs.items():
-        for name, data in files.items():
-            (lab.live / d / name).write_bytes(data)
-    (lab.live / "error" / held).mkdir()
-    (lab.live / "error" / held / "inside.json").write_bytes(b"{}\n")
+    with lab.acting():
+        for d, files in dirs.items():
+            for name, data in files.items():
+                (lab.live / d / name).write_bytes(data)
+        (lab.live / "error" / held).mkdir()
+        (lab.live / "error" / held / "inside.json").write_bytes(b"{}\n")
 
 
 @scenarios
@@ -399,22 +427,26 @@ def replay_runs(lab: QueueLab) -> list[ReplayRun] | Missing:
     if (missing := lab.script("replay.sh")) is not None:
         return missing
     rng = lab.grading.rng("replay_runs")
-    outside = lab.grading.scratch_dir("replay-outside") / f"outside-{rng.getrandbits(32):08x}.json"
-    outside.write_text("{}\n")
     runs: list[ReplayRun] = []
-    with lab.lane() as lane:
+    with lab.lane("replay") as lane:
+        outside = lane.scratch_dir("replay-outside") / f"outside-{rng.getrandbits(32):08x}.json"
+        with lane.acting():
+            outside.write_text("{}\n")
         layout = replay_layout(rng, valid_bodies(rng, 10), str(lane.live), str(outside))
         dirty = True
         for case in layout.cases:
             if dirty:
                 _lay_out_replay(lane, layout.dirs, layout.held)
-            before = queuedir.fingerprint(lane.live)
+            with lane.acting():
+                before = queuedir.fingerprint(lane.live)
             expected = dict(before)
             if case.moves is not None:
                 expected[f"inbox/{case.moves}"] = expected.pop(f"error/{case.moves}")
             run = lane.shell("replay.sh", case.argument)
-            after = queuedir.fingerprint(lane.live)
-            runs.append(ReplayRun(case, run, before, after, expected, outside.is_file()))
+            with lane.acting():
+                after = queuedir.fingerprint(lane.live)
+                intact = outside.is_file()
+            runs.append(ReplayRun(case, run, before, after, expected, intact))
             dirty = after != before
     covered = {r.case.key for r in runs}
     edges.ensure("replay_runs", covered)

@@ -32,14 +32,14 @@ def _judged(req: Check, checks: OrderChecks, rid: str, found: bool) -> list[Ledg
     for run in runs:
         where = f"{label(run.case.rid, run.case.key)}({run.case.detail}) 장부"
         req.expect(run.result.error is None, f"{where}에서 실행 오류: {run.result.error}")
-    return [r for r in runs if (len(r.result.rows) > 0) != found]
+    return [r for r in runs if (r.result.count > 0) != found]
 
 
 def _shown(runs: list[LedgerRun], rows: bool = False) -> str:
     parts = []
     for r in runs[:3]:
         part = f"{label(r.case.rid, r.case.key)}({r.case.detail})"
-        parts.append(f"{part}에서 {len(r.result.rows)}행: {_sample(r.result)}" if rows else part)
+        parts.append(f"{part}에서 {r.result.count}행: {_sample(r.result)}" if rows else part)
     more = f" 외 {len(runs) - 3}개" if len(runs) > 3 else ""
     return "; ".join(parts) + more
 
@@ -52,7 +52,7 @@ def test_Q6_1_clean_on_the_students_ledger(
     if isinstance(own, Missing):
         req.blocked(own.artefact, own.why)
     req.expect(own.error is None, f"학생의 ledger.db 에서 실행 오류: {own.error}")
-    n = len(own.rows)
+    n = own.count
     req.expect(n == 0, f"정상 데이터인 학생의 ledger.db 에서 {n}행: {_sample(own)}")
 
 

@@ -1,0 +1,78 @@
+"""Run a student's .sql file on a database the way the sqlite3 shell would, counting rows.
+
+    python -I -S sqlrun.py DB SQLFILE TIMEOUT
+
+Run inside the scripts' box, as the scripts' identity: student SQL can ATTACH a file anywhere
+or VACUUM INTO one, so it never runs with the grader's powers. Prints one JSON object:
+``{"count": N, "rows": [...the first SAMPLE rows...], "error": null or "why"}``; values that
+JSON cannot hold (BLOBs) are shown as their repr. Shell dot-commands (``.mode`` ...) are
+dropped; a runaway query is interrupted after TIMEOUT seconds.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import sys
+import time
+
+SAMPLE = 50
+SCRIPT_LIMIT = 1 << 20  # bytes of SQL read
+
+
+def statements(script: str) -> list[str]:
+    """Split a script into complete statements; shell dot-commands (`.mode`, ...) are dropped."""
+    lines = [ln for ln in script.splitlines() if not ln.lstrip().startswith(".")]
+    out: list[str] = []
+    buffer = ""
+    for char in "\n".join(lines):
+        buffer += char
+        if char == ";" and sqlite3.complete_statement(buffer):
+            out.append(buffer.strip())
+            buffer = ""
+    if buffer.strip() and not _only_comments(buffer):
+        out.append(buffer.strip())
+    return out
+
+
+def _only_comments(text: str) -> bool:
+    return all(not ln.strip() or ln.strip().startswith("--") for ln in text.splitlines())
+
+
+def _value(value: object) -> object:
+    return value if value is None or isinstance(value, int | float | str) else repr(value)
+
+
+def run(db: str, script: str, timeout: float) -> dict[str, object]:
+    deadline = time.monotonic() + timeout
+    count = 0
+    sample: list[list[object]] = []
+    conn = sqlite3.connect(db, timeout=5)
+    conn.set_progress_handler(lambda: int(time.monotonic() > deadline), 10_000)
+    try:
+        for statement in statements(script):
+            cursor = conn.execute(statement)
+            if cursor.description is None:
+                continue
+            for row in cursor:
+                count += 1
+                if len(sample) < SAMPLE:
+                    sample.append([_value(v) for v in row])
+    except sqlite3.Error as exc:
+        interrupted = time.monotonic() > deadline
+        why = f"{timeout:.0f}초 안에 끝나지 않음" if interrupted else str(exc)
+        return {"count": count, "rows": sample, "error": why}
+    finally:
+        conn.close()
+    return {"count": count, "rows": sample, "error": None}
+
+
+def main() -> None:
+    db, script_file, timeout = sys.argv[1], sys.argv[2], float(sys.argv[3])
+    with open(script_file, "rb") as f:
+        script = f.read(SCRIPT_LIMIT).decode("utf-8", "replace").lstrip("\ufeff")
+    print(json.dumps(run(db, script, timeout)))
+
+
+if __name__ == "__main__":
+    main()

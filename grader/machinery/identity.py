@@ -1,0 +1,172 @@
+"""The identity student scripts run under: a uid and gid of their own that own nothing on the
+machine but what the grader hands over (the working copies, the scratch directories).
+
+Each grading run claims one identity for all its scripts, from a range no account uses
+(``FIRST`` .. ``FIRST + COUNT``). A claim is an abstract unix socket bound under the identity's
+name: machine-wide, released by the kernel when the grader ends however it ends, never a file.
+A process of an identity nobody claims is a leftover of a grader that died: claiming the
+identity kills it first.
+
+Scripts hold no capability over the machine under this identity: in a box (namespace mode) they
+are root in a user namespace of their own mapped onto it (reaper.py), on the host they run as
+it. ``kill_all`` ends every process of the identity, a fork chain included: one kill(-1,
+SIGKILL) sent with the identity's own credentials reaches each of them at once (a fork under
+way when it lands fails), wherever they are.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import grp
+import os
+import pwd
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+FIRST = 61400  # below nobody (65534), inside the range a container's uid map usually holds
+COUNT = 256
+CLAIM = "lab-grader-identity-{uid}"
+KILL_ROUNDS = 50
+# Run under the identity itself: signal every process it may (its own), until none is left to
+# signal. A zombie can be signalled again and again, so the rounds are counted by the caller.
+_KILLER = "import os,signal\ntry:\n    os.kill(-1, signal.SIGKILL)\nexcept ProcessLookupError:\n    pass\n"
+
+
+class NoIdentity(RuntimeError):
+    """Every identity of the range is claimed (or in use by an account): a harness fault."""
+
+
+def _unused(uid: int) -> bool:
+    try:
+        pwd.getpwuid(uid)
+    except KeyError:
+        try:
+            grp.getgrgid(uid)
+        except KeyError:
+            return True
+    return False
+
+
+def processes_of(uid: int) -> list[int]:
+    """Live processes whose real, effective, saved or filesystem uid is ``uid``."""
+    return [pid for pid, uids in _by_uid().items() if uid in uids]
+
+
+def _by_uid() -> dict[int, set[int]]:
+    """pid -> the uids of every live process."""
+    found: dict[int, set[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            status = Path(f"/proc/{entry}/status").read_text()
+        except OSError:
+            continue
+        state = uids = None
+        for line in status.splitlines():
+            if line.startswith("State:"):
+                state = line.split()[1]
+            elif line.startswith("Uid:"):
+                uids = line.split()[1:]
+                break
+        if uids and state not in ("Z", "X"):
+            found[int(entry)] = {int(u) for u in uids}
+    return found
+
+
+def _claimed(uid: int) -> socket.socket | None:
+    """A claim on ``uid``, or None when somebody holds it."""
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        sock.bind("\0" + CLAIM.format(uid=uid))
+    except OSError:
+        sock.close()
+        return None
+    sock.set_inheritable(False)
+    return sock
+
+
+@dataclass
+class Identity:
+    uid: int
+    gid: int
+    _claim: socket.socket | None = field(default=None, repr=False)
+
+    @classmethod
+    def claim(cls, first: int = FIRST, count: int = COUNT) -> Identity:
+        """The first identity of the range nobody holds. The processes of every identity of the
+        range nobody holds are killed first: what graders that died left running."""
+        cls.sweep(first, count)
+        for uid in range(first, first + count):
+            if _unused(uid) and (sock := _claimed(uid)) is not None:
+                return cls(uid, uid, sock)
+        raise NoIdentity(f"no free script identity in uids {first}..{first + count - 1}")
+
+    @classmethod
+    def sweep(cls, first: int = FIRST, count: int = COUNT) -> list[int]:
+        """Kill the processes of every identity of the range that nobody holds; the uids."""
+        swept = []
+        running = {u for uids in _by_uid().values() for u in uids if first <= u < first + count}
+        for uid in sorted(running):
+            if _unused(uid) and (sock := _claimed(uid)) is not None:
+                orphaned = cls(uid, uid, sock)
+                orphaned.kill_all()
+                orphaned.release()
+                swept.append(uid)
+        return swept
+
+    def release(self) -> None:
+        if self._claim is not None:
+            self._claim.close()
+            self._claim = None
+
+    def kill_all(self, rounds: int = KILL_ROUNDS) -> list[int]:
+        """Kill every process of this identity; returns those still alive after ``rounds``
+        (a process the kernel cannot kill: stuck in an uninterruptible wait)."""
+        left = processes_of(self.uid)
+        for _ in range(rounds):
+            if not left:
+                return []
+            subprocess.run(
+                [sys.executable, "-I", "-S", "-c", _KILLER],
+                user=self.uid,
+                group=self.gid,
+                extra_groups=[],
+                env={},
+                cwd="/",
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                timeout=30,
+                check=False,
+            )
+            time.sleep(0.01)
+            left = processes_of(self.uid)
+        return left
+
+    # what the scripts may write --------------------------------------------------------------
+    def hand_over(self, path: Path) -> None:
+        """``path`` and everything below it (links not followed) now belong to the identity."""
+        os.lchown(path, self.uid, self.gid)
+        if path.is_dir() and not path.is_symlink():
+            for entry in _walk(path):
+                os.lchown(entry, self.uid, self.gid)
+
+    @contextlib.contextmanager
+    def handed(self, path: Path) -> Iterator[Path]:
+        """Make ``path`` (a new directory) and hand it over once the caller has filled it."""
+        path.mkdir(parents=True, exist_ok=True)
+        yield path
+        self.hand_over(path)
+
+
+def _walk(root: Path) -> Iterable[Path]:
+    for dirpath, dirnames, filenames in os.walk(root):
+        here = Path(dirpath)
+        for name in dirnames + filenames:
+            yield here / name

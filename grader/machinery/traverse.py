@@ -1,0 +1,168 @@
+"""Host mode: letting the scripts' identity pass through directories that would stop it.
+
+On the host, scripts run as the run's identity (identity.py), which may not search /root
+(mode 0700) on its way to /root/q, nor a directory above the interpreter or the grader's state
+dir. ``grant`` adds one entry to such a directory's POSIX access ACL: search (x) for that
+identity only, nothing to list or write; ``revoke`` puts the directory's ACL and mode back
+exactly as they were. Every grant is recorded in the run's journal first, so a run killed
+before it revoked is undone by the next one (workspace.py), and only on the very directory
+recorded (device and inode).
+
+The ACL is written as the kernel stores it (the ``system.posix_acl_access`` attribute), so
+nothing beyond the kernel is needed.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+import struct
+from dataclasses import dataclass
+from pathlib import Path
+
+XATTR = "system.posix_acl_access"
+VERSION = 2
+USER_OBJ, USER, GROUP_OBJ, GROUP, MASK, OTHER = 0x01, 0x02, 0x04, 0x08, 0x10, 0x20
+UNDEFINED = 0xFFFFFFFF
+SEARCH = 0o1
+ENTRY = struct.Struct("<HHI")
+
+
+class CannotGrant(OSError):
+    """The filesystem keeps no ACLs (or refuses one): the identity cannot be let through."""
+
+
+@dataclass(frozen=True)
+class Grant:
+    """One directory let through for ``uid``, and how it was before."""
+
+    path: str
+    dev: int
+    ino: int
+    uid: int
+    mode: int  # the directory's permission bits before
+    acl: str | None  # its access ACL before (hex), None when it had none
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "path": self.path,
+            "dev": self.dev,
+            "ino": self.ino,
+            "uid": self.uid,
+            "mode": self.mode,
+            "acl": self.acl,
+        }
+
+    @classmethod
+    def from_json(cls, data: object) -> Grant | None:
+        if not isinstance(data, dict):
+            return None
+        try:
+            acl = data["acl"]
+            return cls(
+                str(data["path"]),
+                int(data["dev"]),
+                int(data["ino"]),
+                int(data["uid"]),
+                int(data["mode"]),
+                None if acl is None else str(acl),
+            )
+        except (KeyError, TypeError, ValueError):
+            return None
+
+
+def searchable_by(path: Path, uid: int, gid: int) -> bool:
+    """``uid`` (no supplementary groups) may search directory ``path`` by its mode bits and ACL."""
+    st = os.stat(path)
+    if st.st_uid == uid:
+        return bool(st.st_mode & stat.S_IXUSR)
+    entries = _entries(path)
+    if entries is not None:
+        for tag, perm, ident in entries:
+            if tag == USER and ident == uid:
+                mask = next((p for t, p, _ in entries if t == MASK), 0o7)
+                return bool(perm & mask & SEARCH)
+    if st.st_gid == gid:
+        return bool(st.st_mode & stat.S_IXGRP)
+    return bool(st.st_mode & stat.S_IXOTH)
+
+
+def blocking(path: Path, uid: int, gid: int) -> list[Path]:
+    """The directories from / down to ``path`` (itself included) that ``uid`` may not search."""
+    found = []
+    for directory in [*reversed(path.parents), path]:
+        if directory.is_dir() and not searchable_by(directory, uid, gid):
+            found.append(directory)
+    return found
+
+
+def _entries(path: Path) -> list[tuple[int, int, int]] | None:
+    try:
+        raw = os.getxattr(path, XATTR, follow_symlinks=False)
+    except OSError as exc:
+        if exc.errno in (errno.ENODATA, errno.EOPNOTSUPP):
+            return None
+        raise
+    return _decode(raw)
+
+
+def _decode(raw: bytes) -> list[tuple[int, int, int]]:
+    (version,) = struct.unpack_from("<I", raw)
+    if version != VERSION:
+        raise CannotGrant(errno.EINVAL, f"unknown ACL version {version}")
+    return [ENTRY.unpack_from(raw, 4 + i * ENTRY.size) for i in range((len(raw) - 4) // ENTRY.size)]
+
+
+def _encode(entries: list[tuple[int, int, int]]) -> bytes:
+    ordered = sorted(entries, key=lambda e: (e[0], e[2]))
+    return struct.pack("<I", VERSION) + b"".join(ENTRY.pack(*e) for e in ordered)
+
+
+def grant(path: Path, uid: int) -> Grant:
+    """Let ``uid`` search ``path``; the Grant says how to undo it."""
+    st = os.stat(path, follow_symlinks=False)
+    if not stat.S_ISDIR(st.st_mode):
+        raise CannotGrant(errno.ENOTDIR, f"{path} is not a directory")
+    before = _entries(path)
+    raw_before = None if before is None else os.getxattr(path, XATTR, follow_symlinks=False).hex()
+    mode = stat.S_IMODE(st.st_mode)
+    if before is None:
+        entries = [
+            (USER_OBJ, (mode >> 6) & 7, UNDEFINED),
+            (GROUP_OBJ, (mode >> 3) & 7, UNDEFINED),
+            (OTHER, mode & 7, UNDEFINED),
+        ]
+    else:
+        entries = [e for e in before if not (e[0] == USER and e[2] == uid)]
+    group_obj = next((p for t, p, _ in entries if t == GROUP_OBJ), 0)
+    mask = next((p for t, p, _ in entries if t == MASK), None)
+    entries = [e for e in entries if e[0] != MASK]
+    entries += [(USER, SEARCH, uid), (MASK, (group_obj if mask is None else mask) | SEARCH, UNDEFINED)]
+    record = Grant(str(path), st.st_dev, st.st_ino, uid, mode, raw_before)
+    try:
+        os.setxattr(path, XATTR, _encode(entries), follow_symlinks=False)
+    except OSError as exc:
+        raise CannotGrant(exc.errno, f"{path}: {exc.strerror}") from exc
+    return record
+
+
+def revoke(record: Grant) -> bool:
+    """Put the directory back as it was; False when it is no longer the one recorded."""
+    path = Path(record.path)
+    try:
+        st = os.stat(path, follow_symlinks=False)
+    except FileNotFoundError:
+        return True  # gone: nothing left to undo
+    if (st.st_dev, st.st_ino) != (record.dev, record.ino) or not stat.S_ISDIR(st.st_mode):
+        return False
+    if record.acl is None:
+        try:
+            os.removexattr(path, XATTR, follow_symlinks=False)
+        except OSError as exc:
+            if exc.errno != errno.ENODATA:
+                raise
+        os.chmod(path, record.mode)
+    else:
+        os.setxattr(path, XATTR, bytes.fromhex(record.acl), follow_symlinks=False)
+    return True
