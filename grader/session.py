@@ -226,19 +226,13 @@ class Grading:
         )
         self.workspaces.check(graded)
         self._stack.callback(self._restore)
-        # Host mode: what the scripts run and read must be reachable by their identity.
-        self.workspaces.let_through(
-            Path(p)
-            for p in {
-                os.path.dirname(sys.executable),
-                os.path.dirname(os.path.realpath(sys.executable)),
-                sys.prefix,
-                sys.base_prefix,
-                str(BOXED),
-                str(self.fixtures.root),
-                str(self.rundir.scripts_scratch),
-            }
-        )
+        # What the identity walks to: the trees the grader works in as the scripts (both
+        # modes), and on the host what the scripts themselves run and read.
+        reached = {self.rundir.scripts_scratch, self.rundir.work}
+        if not self.sandbox.namespaces:
+            reached |= {Path(sys.executable).parent, Path(os.path.realpath(sys.executable)).parent}
+            reached |= {Path(sys.prefix), Path(sys.base_prefix), BOXED, self.fixtures.root}
+        self.workspaces.let_through(sorted(reached))
         self.seals.seal(FIXTURES_SEAL, lambda: _fixture_digest(self.fixtures))
         self.seals.seal(CODE_SEAL, _code_digest)
         skip = {"run", self.rundir.journal.path.name}

@@ -21,37 +21,43 @@ from pathlib import Path
 
 import pytest
 
+from fixtures.tree import FixtureTree
 from grader.catalogue import Catalogue
 from grader.labs import CATALOGUE
-from grader.machinery import erlang, proctable
+from grader.machinery import acting, erlang, identity, proctable
 from grader.machinery.inotify import Watcher, travel
 from grader.machinery.interrupts import Interrupts
 from grader.machinery.nodes import stop_node
-from grader.machinery.runner import MARKER, OUTPUT_LIMIT, Leftover, Process, ProcessRegistry, run, sweep
-from grader.machinery.sandbox import REAPER, Confinement, Mount, Namespace, choose
+from grader.machinery.runner import OUTPUT_LIMIT, Leftover
+from grader.machinery.sandbox import REAPER, Box
 from grader.machinery.scenarios import ScenarioPool
 from grader.machinery.seals import Seals, digest, tree_files
 from grader.machinery.snapshot import tree_digest
-from grader.machinery.sqlscript import run_sql_script, statements
+from grader.machinery.sqlscript import SqlResult, run_sql_script, statements
 from grader.machinery.treecopy import remove_tree, working_copy
 from grader.machinery.workspace import Journal, Refused, Workspaces
 from grader.mq.catalogue import MQ
 from grader.plugin import _book_closing
 from grader.queue.catalogue import QUEUE
 from grader.report import ResultBook, write_results
-from grader.session import Closing
+from grader.session import REPO, Closing, Scripts
 from grader.verdict import Finding
 from tests.grading import needs_chattr
+from tests.queue_lab import make_grading
 
 MODES = ("namespace", "none")
 
 
-@pytest.fixture(scope="module")
-def boxes() -> Iterator[dict[str, Confinement]]:
-    """Where scripts start: a namespace of the tests' own (nothing mounted), or the host."""
-    namespace = Namespace([])
-    yield {"namespace": Confinement(choose("namespace"), namespace), "none": Confinement(choose("none"))}
-    namespace.close()
+@pytest.fixture(params=MODES)
+def box(request: pytest.FixtureRequest, fixture_tree: FixtureTree, tmp_path: Path) -> Iterator[Scripts]:
+    """Where scripts start, as in a grading run: a box of a real run (namespace), or the host
+    launcher (none); its scratch is the scripts' working directory."""
+    grading = make_grading(fixture_tree, tmp_path / "root", tmp_path / "state", request.param)
+    try:
+        with grading.scripts("test") as scripts:
+            yield scripts
+    finally:
+        grading.close()
 
 
 def _alive(pid: int) -> bool:
@@ -59,32 +65,24 @@ def _alive(pid: int) -> bool:
     return entry is not None and entry.alive
 
 
-# runner and reaper ---------------------------------------------------------------------------
-@pytest.mark.parametrize("mode", MODES)
-def test_timeout_kills_the_whole_group(tmp_path: Path, mode: str, boxes: dict[str, Confinement]) -> None:
+def _running(command: str) -> list[int]:
+    return [p for p in proctable.pids() if proctable.cmdline(p) == command and _alive(p)]
+
+
+# runner and launcher -------------------------------------------------------------------------
+def test_timeout_kills_the_whole_group(box: Scripts) -> None:
     script = "sleep 300 & echo $! > child.pid; echo started; echo oops >&2; sleep 300"
-    result = run(
-        ["bash", "-c", script],
-        cwd=tmp_path,
-        env=dict(os.environ),
-        timeout=1,
-        registry=ProcessRegistry(),
-        confinement=boxes[mode],
-    )
+    result = box.run(["bash", "-c", script], cwd=box.scratch_dir("t"), timeout=1)
     assert result.timed_out and result.returncode is None and not result.ok
     assert result.stdout.strip() == "started" and result.tail() == "oops"
     assert "강제 종료" in result.describe()
     assert not result.leftovers  # the grader ended it: what it left is not its doing
-    assert not [p for p in proctable.carrying(MARKER, "") if "sleep 300" in proctable.cmdline(p)]
+    assert not _running("sleep 300")
 
 
-def test_output_is_bounded(tmp_path: Path) -> None:
-    result = run(
-        ["python3", "-c", "print('x' * 10_000_000); print('last')"],
-        cwd=tmp_path,
-        env=dict(os.environ),
-        timeout=30,
-        registry=ProcessRegistry(),
+def test_output_is_bounded(box: Scripts) -> None:
+    result = box.run(
+        ["python3", "-c", "print('x' * 10_000_000); print('last')"], cwd=box.scratch_dir("t"), timeout=60
     )
     assert result.ok and len(result.stdout) <= OUTPUT_LIMIT
     assert result.stdout.rstrip().endswith("last")
@@ -93,19 +91,9 @@ def test_output_is_bounded(tmp_path: Path) -> None:
 DAEMONISE = "(setsid sh -c 'sleep 301 & exec sleep 302' &); echo done; exit 3"
 
 
-@pytest.mark.parametrize("mode", MODES)
-def test_a_daemon_a_script_leaves_is_named_and_killed(
-    tmp_path: Path, mode: str, boxes: dict[str, Confinement]
-) -> None:
+def test_a_daemon_a_script_leaves_is_named_and_killed(box: Scripts) -> None:
     """fork, setsid, fork again: out of the script's session and group, still found."""
-    result = run(
-        ["sh", "-c", DAEMONISE],
-        cwd=tmp_path,
-        env=dict(os.environ),
-        timeout=10,
-        registry=ProcessRegistry(),
-        confinement=boxes[mode],
-    )
+    result = box.run(["sh", "-c", DAEMONISE], cwd=box.scratch_dir("t"), timeout=10)
     assert result.returncode == 3 and result.stdout.strip() == "done"
     names = sorted(leftover.cmdline for leftover in result.leftovers)
     assert names == ["sh -c sleep 301 & exec sleep 302", "sleep 301"] or names == [
@@ -113,6 +101,69 @@ def test_a_daemon_a_script_leaves_is_named_and_killed(
         "sleep 302",
     ], names
     assert not [p for p in proctable.pids() if proctable.cmdline(p).startswith(("sleep 301", "sleep 302"))]
+
+
+def test_a_script_holds_no_privilege_over_the_machine(box: Scripts) -> None:
+    """The run's identity owns nothing but its own files; the seccomp filter refuses what
+    crosses namespaces. In a box the script is root of its own user namespace."""
+    probe = (
+        "import ctypes, os\n"
+        "libc = ctypes.CDLL(None, use_errno=True)\n"
+        "def errno_of(result): return ctypes.get_errno() if result != 0 else 0\n"
+        "print('groups', os.getgroups())\n"
+        "print('unshare', errno_of(libc.unshare(0x00020000)))\n"
+        "print('mount', errno_of(libc.mount(b'none', b'/tmp', b'tmpfs', 0, None)))\n"
+        "print('handle', errno_of(libc.syscall(304, -100, b'/etc', None, None, 0)))\n"
+        "for path in ('/etc/shadow', '/proc/sys/kernel/core_pattern', '/usr/lib/x', '/etc/x'):\n"
+        "    try:\n"
+        "        open(path, 'a').close()\n"
+        "        print('wrote', path)\n"
+        "    except OSError as exc:\n"
+        "        print('refused', path, exc.errno)\n"
+        "print('uid', os.getuid(), os.geteuid())\n"
+    )
+    result = box.run([sys.executable, "-c", probe], cwd=box.scratch_dir("t"), timeout=30)
+    said = result.stdout.splitlines()
+    assert result.ok, result
+    assert "groups []" in said
+    assert "unshare 1" in said and "mount 1" in said and "handle 1" in said, said
+    assert not [line for line in said if line.startswith("wrote")], said
+    assert not Path("/usr/lib/x").exists() and not Path("/etc/x").exists()
+    expected_uid = 0 if isinstance(box.confinement.launcher, Box) else box.grading.identity.uid
+    assert f"uid {expected_uid} {expected_uid}" in said
+
+
+def test_every_process_of_the_identity_is_gone_a_fork_chain_too(box: Scripts) -> None:
+    """A process that clears its environment and forks every 2 ms, each parent exiting at once,
+    is out of any subtree a keeper could walk: one kill(-1) under the identity ends it."""
+    chain = (
+        "import os, time\n"
+        "if os.fork(): os._exit(0)\n"
+        "os.setsid()\n"
+        "open('started', 'w').close()\n"
+        "while True:\n"
+        "    time.sleep(0.002)\n"
+        "    if os.fork(): os._exit(0)\n"
+    )
+    where = box.scratch_dir("chain")
+    result = box.run([sys.executable, "-c", chain], cwd=where, timeout=10, env={})
+    assert result.returncode == 0 and (where / "started").exists()
+    # The keeper killed what it found below it; whatever escaped is the identity's still.
+    assert box.grading.identity.kill_all() == []
+    assert identity.processes_of(box.grading.identity.uid) == []
+
+
+def test_a_signal_reaches_the_script_itself(box: Scripts) -> None:
+    where = box.scratch_dir("t")
+    process = box.start(
+        ["sh", "-c", "trap 'echo got TERM; exit 7' TERM; touch ready; sleep 30 & wait"], cwd=where
+    )
+    while not (where / "ready").exists() and process.running():
+        time.sleep(0.01)  # the trap is set once it says ready
+    process.signal(signal.SIGTERM)
+    result = process.wait(30)
+    assert result.returncode == 7 and "got TERM" in result.stdout
+    assert not result.leftovers  # signalled by the grader: its sleep is not held against it
 
 
 def test_every_scenario_started_runs_at_once() -> None:
@@ -214,75 +265,26 @@ def test_under_a_cap_the_first_wave_starts_first() -> None:
     pool.shutdown()
 
 
-def test_a_process_caught_in_execve_still_carries_its_marker(tmp_path: Path) -> None:
-    """For a moment inside execve a process shows an empty environment; the marker scan must
-    not take it for a stranger (a script's last process exec'ing as the script ends was once
-    missed this way: a leftover went unnamed, about 1 run in 25)."""
-    script = tmp_path / "again.sh"
-    script.write_text(f"exec /bin/sh {script}\n")  # exec's itself without end
-    process = subprocess.Popen(
-        ["/bin/sh", str(script)], env={**os.environ, MARKER: "exec-probe.1."}, start_new_session=True
-    )
-    try:
-        time.sleep(0.1)
-        missed = sum(process.pid not in proctable.carrying(MARKER, "exec-probe.") for _ in range(300))
-    finally:
-        process.kill()
-        process.wait()
-    assert missed == 0, f"missed in {missed} of 300 scans"
-
-
-@pytest.mark.parametrize("mode", MODES)
-def test_a_signal_reaches_the_script_itself(tmp_path: Path, mode: str, boxes: dict[str, Confinement]) -> None:
-    process = Process(
-        ["sh", "-c", "trap 'echo got TERM; exit 7' TERM; sleep 30 & wait"],
-        cwd=tmp_path,
-        env=dict(os.environ),
-        registry=ProcessRegistry(),
-        confinement=boxes[mode],
-    )
-    while not [p for p in proctable.carrying(MARKER, process.marker) if proctable.cmdline(p) == "sleep 30"]:
-        time.sleep(0.01)  # the trap is set once its sleep runs
-    process.signal(signal.SIGTERM)
-    result = process.wait(10)
-    assert result.returncode == 7 and "got TERM" in result.stdout
-    assert not result.leftovers  # signalled by the grader: its sleep is not held against it
-
-
-def test_a_sweep_kills_whatever_carries_the_runs_marker(tmp_path: Path) -> None:
-    """What a SIGKILLed grader left: found by the marker in the environment, wherever it is."""
-    registry = ProcessRegistry("sweep-test")
-    env = dict(os.environ) | {MARKER: registry.marker()}
-    orphan = subprocess.Popen(["sleep", "303"], env=env, start_new_session=True)
-    while proctable.cmdline(orphan.pid) != "sleep 303":  # its environment is its own once exec'd
-        time.sleep(0.01)
-    assert sweep(registry.tag) == 1
-    assert orphan.wait(5) == -signal.SIGKILL
-
-
-def test_a_script_cannot_forge_the_reapers_report(tmp_path: Path, boxes: dict[str, Confinement]) -> None:
-    """A script may write into the reaper's report pipe (/proc/1/fd), but only while it runs:
-    the reaper's final block comes after, and only it is read."""
+def test_a_script_cannot_forge_its_keepers_report(box: Scripts) -> None:
+    """The keepers and the launcher are root and not dumpable: a script can reach none of their
+    pipes; only the keeper's final block is read, written when the script is gone."""
     forge = (
         "import os, subprocess\n"
         "subprocess.Popen(['setsid', 'sleep', '305'])\n"
-        "for fd in os.listdir('/proc/1/fd'):\n"
-        "    try:\n"
-        "        w = os.open(f'/proc/1/fd/{fd}', os.O_WRONLY | os.O_NONBLOCK)\n"
-        "        os.write(w, b'begin\\nstatus 0\\nleftover 1 x x\\npartial')\n"
-        "        os.close(w)\n"
-        "    except OSError:\n"
-        "        pass\n"
+        "for pid in os.listdir('/proc'):\n"
+        "    if not pid.isdigit(): continue\n"
+        "    try: fds = os.listdir(f'/proc/{pid}/fd')\n"
+        "    except OSError: continue\n"
+        "    for fd in fds:\n"
+        "        try:\n"
+        "            w = os.open(f'/proc/{pid}/fd/{fd}', os.O_WRONLY | os.O_NONBLOCK)\n"
+        "            os.write(w, b'\\nbegin\\nstatus 0\\nleftover 1 x x\\npartial')\n"
+        "            os.close(w)\n"
+        "        except OSError:\n"
+        "            pass\n"
         "raise SystemExit(5)\n"
     )
-    result = run(
-        [sys.executable, "-c", forge],
-        cwd=tmp_path,
-        env=dict(os.environ),
-        timeout=10,
-        registry=ProcessRegistry(),
-        confinement=boxes["namespace"],
-    )
+    result = box.run([sys.executable, "-c", forge], cwd=box.scratch_dir("t"), timeout=10)
     assert result.returncode == 5, result
     assert [leftover.cmdline for leftover in result.leftovers] == ["sleep 305"], result
 
@@ -310,34 +312,29 @@ def test_the_reaper_outside_a_namespace_refuses_to_start(tmp_path: Path) -> None
         bystander.wait()
 
 
-def test_scripts_see_the_working_copy_where_the_students_directory_is(tmp_path: Path) -> None:
-    """Namespace mode: the working copy mounted over LAB_ROOT/q, the grader's files read-only."""
-    q, work, ours = tmp_path / "root" / "q", tmp_path / "work" / "q", tmp_path / "grader"
-    for path in (q, work, ours):
-        path.mkdir(parents=True)
-    (q / "mine.txt").write_text("the student's\n")
-    (work / "mine.txt").write_text("the copy\n")
-    namespace = Namespace([Mount(q, work, writable=True), Mount(ours, ours)])
-    box = Confinement(choose("namespace"), namespace, ((work, q),))
-    script = (
-        f"cat {q}/mine.txt; echo changed > {q}/mine.txt; touch {ours}/x 2>/dev/null || echo read-only; pwd"
-    )
+def test_scripts_see_the_working_copy_where_the_students_directory_is(
+    fixture_tree: FixtureTree, tmp_path: Path
+) -> None:
+    """Namespace mode: an empty lab root holding the working copy where the student's q/ is;
+    nothing of the grader's (its code, its state, the solutions) in sight."""
+    root = tmp_path / "root"
+    (root / "q").mkdir(parents=True)
+    (root / "q" / "mine.txt").write_text("the student's\n")
+    (root / "other.txt").write_text("not graded\n")
+    grading = make_grading(fixture_tree, root, tmp_path / "state", "namespace", protected=("q",))
     try:
-        result = run(
-            ["sh", "-c", script],
-            cwd=work,
-            env=dict(os.environ),
-            timeout=10,
-            registry=ProcessRegistry(),
-            confinement=box,
+        work = grading.workspace("q").live
+        script = (
+            f"cat {root}/q/mine.txt; echo changed > {root}/q/mine.txt; ls {root};"
+            f" test -e {REPO}/solutions || echo no-solutions; ls -A {grading.rundir.base}; pwd"
         )
+        with grading.scripts("test") as box:
+            result = box.run(["sh", "-c", script], cwd=work, timeout=10)
     finally:
-        namespace.close()
-    assert result.stdout.split() == ["the", "copy", "read-only", str(q)], result
-    assert (q / "mine.txt").read_text() == "the student's\n" and (
-        work / "mine.txt"
-    ).read_text() == "changed\n"
-    assert not (ours / "x").exists()
+        grading.close()
+    # Of the state dir only the way to the box's own scratch is there: no journal, no lock.
+    assert result.stdout.split() == ["the", "student's", "q", "no-solutions", "run", str(root / "q")], result
+    assert (root / "q" / "mine.txt").read_text() == "the student's\n"
 
 
 # working copies ------------------------------------------------------------------------------------
@@ -411,25 +408,45 @@ def test_host_mode_puts_the_students_directory_aside_and_back_with_every_inode(t
     assert workspaces.close() == ([], [])
     assert tree_digest(root) == before
     assert {str(p): p.lstat().st_ino for p in (root / "q").rglob("*")} == inodes
-    assert not Journal(state / "workspaces.json").read()
+    assert Journal(state / "workspaces.json").read().empty()
 
 
-@pytest.mark.parametrize("journal", ["kept", "lost"])
-def test_recovery_deletes_only_what_the_journal_proves_is_a_working_copy(
-    tmp_path: Path, journal: str
-) -> None:
+def test_recovery_undoes_what_its_journal_recorded(tmp_path: Path) -> None:
     root, state = tmp_path / "root", tmp_path / "state"
     (root / "q").mkdir(parents=True)
     (root / "q" / "mine.txt").write_text("mine")
     state.mkdir()
+    before = tree_digest(root)
     _host(root, state).open("q")  # ... and the grader dies here
-    if journal == "lost":
-        (state / "workspaces.json").unlink()
     notes = _host(root, state).recover()
-    assert (root / "q" / "mine.txt").read_text() == "mine" and not (root / ".lab-grader-saved.q").exists()
-    kept = list(root.glob(".lab-grader-kept.q.*"))
-    assert len(kept) == (0 if journal == "kept" else 1)
-    assert all(any(path.name in note for note in notes) for path in kept)
+    assert tree_digest(root) == before and sorted(p.name for p in root.iterdir()) == ["q"]
+    assert any("restored" in note for note in notes)
+    assert Journal(state / "workspaces.json").read().empty()
+
+
+@pytest.mark.parametrize("case", ["journal lost", "planted dir", "planted link"])
+def test_recovery_refuses_what_its_journal_did_not_record_and_changes_nothing(
+    tmp_path: Path, case: str
+) -> None:
+    """Names of the grader's own, on disk without a journal that accounts for them: never
+    acted on (the student's q/ once went aside for a directory somebody planted)."""
+    root, state, elsewhere = tmp_path / "root", tmp_path / "state", tmp_path / "elsewhere"
+    (root / "q").mkdir(parents=True)
+    (root / "q" / "mine.txt").write_text("mine")
+    elsewhere.mkdir()
+    (elsewhere / "theirs.txt").write_text("theirs")
+    state.mkdir()
+    if case == "journal lost":
+        _host(root, state).open("q")
+        (state / "workspaces.json").unlink()
+    elif case == "planted dir":
+        (root / ".lab-grader-saved.q").mkdir()
+    else:
+        (root / ".lab-grader-saved.q").symlink_to(elsewhere)
+    before = tree_digest(tmp_path)
+    with pytest.raises(Refused, match="기록에 없는"):
+        _host(root, state).recover()
+    assert tree_digest(tmp_path) == before
 
 
 def test_host_mode_refuses_what_it_could_not_put_back_and_changes_nothing(tmp_path: Path) -> None:
@@ -491,20 +508,32 @@ def test_results_are_written_whatever_bytes_names_hold(tmp_path: Path) -> None:
     assert "\\xff\\xfe-bad.json" in data["tests"][0]["output"]
 
 
-def test_sql_scripts_are_split_like_the_shell_does(tmp_path: Path) -> None:
+def test_sql_scripts_are_split_like_the_shell_does(box: Scripts) -> None:
     script = ".headers on\n-- a comment; with a semicolon\nSELECT 1;\nSELECT 'a;b' AS x; SELECT 2\n"
     assert statements(script) == [
         "-- a comment; with a semicolon\nSELECT 1;",
         "SELECT 'a;b' AS x;",
         "SELECT 2",
     ]
-    db = tmp_path / "l.db"
-    sqlite3.connect(db).close()
-    assert run_sql_script(db, script).rows == [(1,), ("a;b",), (2,)]
+    work = box.scratch_dir("sql")
+    db, sql = work / "l.db", work / "check.sql"
+    python = os.path.realpath(sys.executable)
+
+    def run(text: str, timeout: float = 10.0) -> SqlResult:
+        with acting.as_scripts(box.grading.identity):
+            sql.write_text(text)
+        return run_sql_script(box, python, db, sql, timeout)
+
+    with acting.as_scripts(box.grading.identity):
+        sqlite3.connect(db).close()
+    assert run(script).rows == [(1,), ("a;b",), (2,)]
     runaway = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT count(*) FROM n;"
-    result = run_sql_script(db, runaway, timeout=0.5)
+    result = run(runaway, timeout=0.5)
     assert result.error is not None and "끝나지 않음" in result.error
-    assert run_sql_script(db, "SELECT nope FROM missing;").error
+    assert run("SELECT nope FROM missing;").error
+    # Student SQL runs with the scripts' powers only: it cannot write where they cannot.
+    attached = run(f"ATTACH DATABASE '{REPO}/planted.db' AS x; CREATE TABLE x.t(a);")
+    assert attached.error is not None and not (REPO / "planted.db").exists()
 
 
 def test_inotify_tells_claim_by_rename_from_shortcuts(tmp_path: Path) -> None:
