@@ -393,7 +393,7 @@ class Grading:
         if Path(os.path.realpath(self.fixtures.root)) != default_fixtures:
             mounts.append(Mount(default_fixtures, self.fixtures.root))
         lab_mounts, views = self.workspaces.mounts({lane.relative: lane.live} if lane else {})
-        mounts += lab_mounts + [Mount(scratch, scratch, writable=True)]
+        mounts += [*lab_mounts, Mount(scratch, scratch, writable=True)]
         return Confinement(Box(mounts), tuple(views))
 
     def _request(self, argv: Sequence[str], cwd: str, env: Mapping[str, str]) -> Request:

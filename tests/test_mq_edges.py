@@ -171,7 +171,8 @@ def test_the_live_watch_sees_every_change_on_a_real_node(
         monkeypatch.setattr(erlang, "node_cookie", lambda: b"NOT-THE-COOKIE")
     elif shutil.which("erl") is None or erlang.node_cookie() is None:
         pytest.skip("no erl or no readable cookie of user rabbitmq here")
-    with broker.vhost("watch-test") as name, broker.vhost("watch-other") as other:
+    with broker.vhost("watch-test") as test_vhost, broker.vhost("watch-other") as other_vhost:
+        name, other = test_vhost.name, other_vhost.name
         url = broker.amqp_url(name)
         (tmp_path / "cwd").mkdir()  # watched: this process's vhosts
         whole = live.Watch(broker, f"{VHOST_PREFIX}{os.getpid()}-", tmp_path / "cwd", tmp_path / "home")

@@ -8,7 +8,6 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,41 +15,18 @@ import requests
 
 from fixtures.claims import Outcome, golden_claims
 from fixtures.tree import MQ_PLUGINS, FixtureTree
-from grader.config import GraderConfig
-from grader.machinery import proctable, sandbox
+from grader.machinery import proctable
 from grader.machinery.broker import BUSY_WAIT, free_port, start_local
 from grader.machinery.nodes import stop_leftover_nodes
 from grader.machinery.partner import Partner, Spares
 from grader.machinery.rundir import RunDir
-from grader.session import Grading
 from solutions.walkthrough import walk_mq
 from tests.conftest import SharedBroker, node_errors, private_node
 from tests.grading import grade
 
 
-@pytest.fixture
-def grading(tmp_path: Path, fixture_tree: FixtureTree) -> Iterator[Grading]:
-    config = GraderConfig(
-        lab_root=tmp_path / "root",
-        fixtures_dir=fixture_tree.root,
-        labs=("mq",),
-        results_json=None,
-        state_dir=tmp_path / "state",
-        broker="url",
-        amqp_url=None,
-        rabbitmq_node=None,
-        management_url=None,
-        seed=1,
-        workers=2,
-    )
-    (tmp_path / "root").mkdir()
-    session = Grading(config, sandbox.choose("auto"))
-    yield session
-    assert not session.close().errors
-
-
-def test_partner_answers_counts_and_obeys(grading: Grading, fixture_tree: FixtureTree) -> None:
-    partner = Partner(lambda argv, cwd: grading.start(argv, cwd=cwd), fixture_tree.partner)
+def test_partner_answers_counts_and_obeys() -> None:
+    partner = Partner()
     claims = golden_claims()
     post = f"{partner.url}/v1/claims"
     expected = {Outcome.ACCEPTED: 201, Outcome.NO_DOCS: 422, Outcome.BUSY: 503}
@@ -68,16 +44,17 @@ def test_partner_answers_counts_and_obeys(grading: Grading, fixture_tree: Fixtur
         requests.post(post, data=busy.data, timeout=5)
     partner.control(mode="normal", reset=True)
     assert partner.stats()["by_guid"] == {}
+    # A script knows the partner's address, not its token: it may POST claims, nothing else.
+    assert requests.get(f"{partner.url}/_stats", timeout=5).status_code == 403
+    assert requests.post(f"{partner.url}/_control", json={"reset": True}, timeout=5).status_code == 403
     partner.stop()
 
 
-def test_spare_partners_are_fresh_handed_out_once_and_stopped_unused(
-    grading: Grading, fixture_tree: FixtureTree
-) -> None:
+def test_spare_partners_are_fresh_handed_out_once_and_stopped_unused() -> None:
     started: list[Partner] = []
 
     def start() -> Partner:
-        started.append(Partner(lambda argv, cwd: grading.start(argv, cwd=cwd), fixture_tree.partner))
+        started.append(Partner())
         return started[-1]
 
     spares = Spares(start)
@@ -163,9 +140,12 @@ def test_mq_up_is_idempotent_and_sets_the_watermark(
 
 def test_vhosts_are_temporary(shared_broker: SharedBroker) -> None:
     broker = shared_broker.broker
-    with broker.vhost("probe") as name:
-        assert name in broker.our_vhosts()
-    assert name not in broker.our_vhosts()
+    with broker.vhost("probe") as vhost:
+        assert vhost.name in broker.our_vhosts()
+        users = [u["name"] for u in broker.api("GET", "users")]
+        assert any(vhost.script_url.startswith(f"amqp://{u}:") for u in users)
+    assert vhost.name not in broker.our_vhosts()
+    assert not [u for u in broker.api("GET", "users") if vhost.script_url.startswith(f"amqp://{u['name']}:")]
 
 
 def test_a_node_left_by_a_killed_grader_is_stopped_by_the_next_run(
@@ -203,7 +183,9 @@ def test_a_node_whose_statistics_broke_still_grades(fixture_tree: FixtureTree, t
         assert broker.ctl is not None
         broker.ctl(["eval", "exit(whereis(rabbitmq_management), kill)."], 60)
         overview = requests.get(
-            f"http://{broker.host}:{broker.mgmt_port}/api/overview", auth=("guest", "guest"), timeout=30
+            f"http://{broker.host}:{broker.mgmt_port}/api/overview",
+            auth=(broker.user, broker.password),
+            timeout=30,
         )
         assert overview.status_code == 500, overview.text  # the breakage this test is about
         assert broker.problem() is None

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from grader.machinery.sqlscript import run_sql_script, statements
+from grader.machinery.boxed import sqlrun
+from grader.machinery.sqlscript import statements
 from grader.machinery.textfile import read_text
 from grader.queue import test_step1_directories as step1
 from grader.queue import test_step2_schema as step2
@@ -220,4 +221,4 @@ def test_sql_statements(tmp_path: Path) -> None:
     assert statements(script) == ["-- a comment; with a semicolon\nSELECT 1;", "/* two */ SELECT 2"]
     db = tmp_path / "x.db"
     sqlite3.connect(db).close()
-    assert run_sql_script(db, script).rows == [(1,), (2,)]
+    assert sqlrun.run(str(db), script, 10.0)["rows"] == [[1], [2]]  # as the box runs it

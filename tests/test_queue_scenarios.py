@@ -69,10 +69,13 @@ def test_behaviour_scenarios_share_out_working_copies_of_q(
     try:
         lab = QueueLab.open(grading, None)
         with contextlib.ExitStack() as stack:
-            held = [stack.enter_context(lab.lane()) for _ in range(LANES if mode == "namespace" else 1)]
+            held = [
+                stack.enter_context(lab.lane(f"t{n}")) for n in range(LANES if mode == "namespace" else 1)
+            ]
             for n, lane in enumerate(held):
-                (lane.live / "which.sh").write_text('cat "$LAB_ROOT/q/marker"; echo " $PWD"\n')
-                (lane.live / "marker").write_text(f"lane-{n}")
+                with lane.acting():
+                    (lane.live / "which.sh").write_text('cat "$LAB_ROOT/q/marker"; echo " $PWD"\n')
+                    (lane.live / "marker").write_text(f"lane-{n}")
             seen = [lane.shell("which.sh").stdout.split() for lane in held]
     finally:
         grading.close()

@@ -275,7 +275,7 @@ class Launcher:
             try:
                 self._process.wait(CLOSE_WAIT)
             except subprocess.TimeoutExpired:
-                self.leftover = f"{self._process.args[0]} (pid {self._process.pid}) did not end"
+                self.leftover = f"the script launcher (pid {self._process.pid}) did not end"
             if self._process.stderr is not None:
                 self._process.stderr.close()
 

@@ -202,9 +202,10 @@ class Workspaces:
                         self._record.grants.remove(pending)
                         self.journal.write(self._record)
                         raise Refused(
-                            f"스크립트를 권한 없는 사용자로 돌리는데, 그 사용자가 {shown(directory)} 을(를) 지나갈 수"
-                            f" 없고 ACL 로 열어 줄 수도 없습니다({exc.strerror}). 네임스페이스가 되는 기계에서"
-                            " 채점하거나, 채점기를 모두가 읽을 수 있는 곳에 두세요."
+                            "스크립트를 권한 없는 사용자로 돌리는데, 그 사용자가"
+                            f" {shown(directory)} 을(를) 지나갈 수 없고 ACL 로 열어 줄 수도"
+                            f" 없습니다({exc.strerror}). 네임스페이스가 되는 기계에서 채점하거나,"
+                            " 채점기를 모두가 읽을 수 있는 곳에 두세요."
                         ) from exc
                     self._record.grants[self._record.grants.index(pending)] = made
                     self.journal.write(self._record)
@@ -355,17 +356,18 @@ class Workspaces:
                 if kind == "copy" and self._is_copy(path, ids, record.token):
                     continue
                 raise Refused(
-                    f"{shown(path)} 은(는) 이 채점기의 기록에 없는 것입니다(이름만 채점기의 것을 씀). 무엇인지"
-                    " 확인해 직접 옮기거나 지운 뒤 다시 채점하세요. 채점기는 아무것도 바꾸지 않았습니다."
+                    f"{shown(path)} 은(는) 이 채점기의 기록에 없는 것입니다(이름만 채점기의 것을 씀)."
+                    " 무엇인지 확인해 직접 옮기거나 지운 뒤 다시 채점하세요."
+                    " 채점기는 아무것도 바꾸지 않았습니다."
                 )
             original = aside.original
-            if "saved" in ids and os.path.lexists(aside.saved) and os.path.lexists(original):
-                if not self._is_copy(original, ids, record.token):
-                    raise Refused(
-                        f"{shown(aside.saved)} 에 중단된 채점이 옮겨 둔 원본이 있는데, {shown(original)} 에 있는 것이"
-                        " 채점기의 작업 사본이 아닙니다. 둘을 확인해 하나만 남긴 뒤 다시 채점하세요. 채점기는 아무것도"
-                        " 바꾸지 않았습니다."
-                    )
+            both = os.path.lexists(aside.saved) and os.path.lexists(original)
+            if "saved" in ids and both and not self._is_copy(original, ids, record.token):
+                raise Refused(
+                    f"{shown(aside.saved)} 에 중단된 채점이 옮겨 둔 원본이 있는데,"
+                    f" {shown(original)} 에 있는 것이 채점기의 작업 사본이 아닙니다."
+                    " 둘을 확인해 하나만 남긴 뒤 다시 채점하세요. 채점기는 아무것도 바꾸지 않았습니다."
+                )
 
     @staticmethod
     def _is_copy(path: Path, ids: Mapping[str, Identity], token: str) -> bool:
@@ -378,11 +380,11 @@ class Workspaces:
         ids = record.copies.get(relative, {})
         if not os.path.lexists(aside.saved):
             for path in (aside.building, aside.original):
-                if os.path.lexists(path) and self._is_copy(path, ids, record.token):
-                    if left := remove_tree(path):
-                        return [
-                            f"{shown(path)} 의 채점용 작업 사본을 다 지우지 못했습니다: {'; '.join(left[:3])}"
-                        ]
+                ours = os.path.lexists(path) and self._is_copy(path, ids, record.token)
+                if ours and (left := remove_tree(path)):
+                    return [
+                        f"{shown(path)} 의 채점용 작업 사본을 다 지우지 못했습니다: {'; '.join(left[:3])}"
+                    ]
             record.copies.pop(relative, None)
             self._write(record)
             return []

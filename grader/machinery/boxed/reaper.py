@@ -150,7 +150,7 @@ def _cmdline(pid: int) -> str:
 
 def _reap() -> list[tuple[int, int]]:
     """Collect every child that has ended (none blocks): (pid, wait status) each."""
-    ended = []
+    ended: list[tuple[int, int]] = []
     while True:
         try:
             pid, status = os.waitpid(-1, os.WNOHANG)
