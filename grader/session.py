@@ -115,6 +115,13 @@ def _hidden_packages() -> list[Path]:
     return found
 
 
+def script_python() -> str:
+    """The interpreter scripts run with (the grader's own, with pika and requests): its
+    directory as it really is, so a box that mounts real paths has it where it is said to be."""
+    exe = Path(sys.executable)
+    return str(Path(os.path.realpath(exe.parent)) / exe.name)
+
+
 class Scripts:
     """Where one scenario's scripts run: a box of its own (namespace mode) or the host
     launcher, with scratch directories of its own that only it sees."""
@@ -137,6 +144,10 @@ class Scripts:
         self, argv: Sequence[str], *, cwd: Path, timeout: float, env: Mapping[str, str] | None = None
     ) -> RunResult:
         return self.start(argv, cwd=cwd, env=env).wait(timeout)
+
+    @property
+    def python(self) -> str:
+        return script_python()
 
     def helper(self, name: str) -> str:
         """Where scripts of this box find the grader helper ``name`` (a file beside reaper.py)."""
@@ -200,6 +211,10 @@ class Grading:
         self._guarded("removing the scratch", lambda: self._found.errors.extend(
             f"could not remove {left}" for left in self.rundir.close()
         ))  # fmt: skip
+        if swept := Identity.sweep():
+            self.recovered.append(
+                f"killed {len(swept)} process(es) left by an interrupted run (중단된 채점의 프로세스를 끝냄)"
+            )
         self.identity = Identity.claim()
         self._stack.callback(self.identity.release)
         self.seccomp = seccomp.program()

@@ -55,14 +55,19 @@ def test_sigkilled_grader_is_repaired_by_the_next_run(
     """The grader and all its helpers SIGKILLed in the middle of a consume.py run that has
     started a daemon (setsid). Namespace mode: the namespace dies with the grader and the
     student's q was never touched. Host mode: the daemon outlives it and q is the working copy;
-    the next run kills the daemon (by its marker) and puts q back."""
+    the keeper kills the daemon when its command pipe ends, or the next run does (by the
+    identity it runs under), and puts q back."""
     base = workdir(f"killed-{mode}")
     solution = SLOW.lay_out(base / "solution")
-    flag, daemon = base / "hostile", DAEMON_SLEEP[mode]
+    daemon = DAEMON_SLEEP[mode]
+    # The daemon starts only under the first grader: its fixture tree carries a flag file.
+    hostile = base / "hostile-fixtures"
+    shutil.copytree(fixture_tree.root, hostile)
+    (hostile / "hostile").touch()
     script = solution / "consume.py"
     start = (
-        f"    if os.path.exists({str(flag)!r}):\n"
-        f"        import subprocess\n"
+        "    if os.path.exists(os.path.join(os.environ.get('LAB_FIXTURES', '/nowhere'), 'hostile')):\n"
+        "        import subprocess\n"
         f"        subprocess.Popen(['setsid', 'sleep', '{daemon}'])\n"
     )
     script.write_text(script.read_text().replace("    sys.exit(main())", start + "    sys.exit(main())"))
@@ -70,7 +75,6 @@ def test_sigkilled_grader_is_repaired_by_the_next_run(
     walk_queue(root, fixture_tree.root, solution)
     before = tree_digest(root)
     state = base / "state"
-    flag.touch()
     argv = [
         sys.executable,
         "-m",
@@ -84,7 +88,7 @@ def test_sigkilled_grader_is_repaired_by_the_next_run(
         "--lab-root",
         str(root),
         "--fixtures-dir",
-        str(fixture_tree.root),
+        str(hostile),
         "--state-dir",
         str(state),
         "--sandbox",
@@ -100,7 +104,6 @@ def test_sigkilled_grader_is_repaired_by_the_next_run(
     time.sleep(0.3)
     kill_grader(grader.pid)
     grader.wait()
-    flag.unlink()
     time.sleep(1.0)
     if mode == "namespace":
         assert not _daemons(daemon), "a daemon outlived the grader's namespace"
@@ -108,7 +111,7 @@ def test_sigkilled_grader_is_repaired_by_the_next_run(
     else:
         assert tree_digest(root) != before and list(state.glob("*/workspaces.json"))
         # A script's keeper that outlives the grader kills the daemon itself; one that did not
-        # get to leaves it to the next run, which must find it by its marker.
+        # get to leaves it to the next run, which finds it by its identity.
         survived = bool(_daemons(daemon))
 
     graded = grade(root, fixture_tree.root, state, lab="queue", args=("--sandbox", mode))

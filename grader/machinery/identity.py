@@ -99,9 +99,8 @@ class Identity:
 
     @classmethod
     def claim(cls, first: int = FIRST, count: int = COUNT) -> Identity:
-        """The first identity of the range nobody holds. The processes of every identity of the
-        range nobody holds are killed first: what graders that died left running."""
-        cls.sweep(first, count)
+        """The first identity of the range nobody holds (``sweep`` first: a claim's last
+        holder may have died leaving processes)."""
         for uid in range(first, first + count):
             if _unused(uid) and (sock := _claimed(uid)) is not None:
                 return cls(uid, uid, sock)
@@ -109,15 +108,16 @@ class Identity:
 
     @classmethod
     def sweep(cls, first: int = FIRST, count: int = COUNT) -> list[int]:
-        """Kill the processes of every identity of the range that nobody holds; the uids."""
-        swept = []
+        """Kill the processes of every identity of the range that nobody holds (what graders
+        that died left running); the pids killed."""
+        swept: list[int] = []
         running = {u for uids in _by_uid().values() for u in uids if first <= u < first + count}
         for uid in sorted(running):
             if _unused(uid) and (sock := _claimed(uid)) is not None:
                 orphaned = cls(uid, uid, sock)
+                swept += processes_of(uid)
                 orphaned.kill_all()
                 orphaned.release()
-                swept.append(uid)
         return swept
 
     def release(self) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -188,7 +187,7 @@ class Scene:
     def start(self, script: str, args: Sequence[str] = ()) -> Process:
         self.lab.pool.under_way()  # in a first-wave scenario: the second wave may go now
         return self.box.start(
-            [sys.executable, str(self.lab.live / script), *args], cwd=self.lab.live, env=self.env()
+            [self.box.python, str(self.lab.live / script), *args], cwd=self.lab.live, env=self.env()
         )
 
     def run(self, script: str, args: Sequence[str] = (), timeout: float = SCRIPT_TIMEOUT) -> RunResult:

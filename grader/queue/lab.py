@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import queue
-import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -133,7 +132,7 @@ class QueueLab:
 
     def start_consume(self) -> Process:
         assert self.box is not None, "scripts run in a lane: use lab.lane()"
-        return self.box.start([sys.executable, str(self.live / "consume.py")], cwd=self.live)
+        return self.box.start([self.box.python, str(self.live / "consume.py")], cwd=self.live)
 
     def wait_consume(self, process: Process, timeout: float = CONSUME_TIMEOUT) -> RunResult:
         """Wait for a consume.py; a hanging one costs its full timeout once per grading run."""
