@@ -104,6 +104,29 @@ def _check_scripts_root(scripts_root: Path, sandbox: Sandbox) -> None:
         raise Refused(f"{where}: / 가 아닌, 이미 있는 디렉터리여야 합니다(스크립트에게만 비어 보입니다).")
 
 
+def _grader_trees() -> list[Path]:
+    """What of the grader a script must not enter on the host: every directory of the
+    checkout (its code, the reference solutions, the self-tests, its history) but the
+    interpreter's virtualenv and the helpers scripts run (boxed/) and the way to them; or an
+    installed grader's packages."""
+    if not (REPO / "pyproject.toml").is_file():
+        return _hidden_packages()
+    keep = [Path(os.path.realpath(sys.prefix)), BOXED]
+    found: list[Path] = []
+
+    def walk(directory: Path) -> None:
+        for entry in sorted(directory.iterdir()):
+            if entry in keep or not entry.is_dir() or entry.is_symlink():
+                continue
+            if any(k.is_relative_to(entry) for k in keep):
+                walk(entry)  # on the way to what scripts use: only its other entries
+            else:
+                found.append(entry)
+
+    walk(REPO)
+    return found
+
+
 def _hidden_packages() -> list[Path]:
     """The grader's own packages where they would be visible to scripts (an installed grader
     in the interpreter's site-packages): covered by an empty directory in every box."""
@@ -248,6 +271,7 @@ class Grading:
             reached |= {Path(sys.executable).parent, Path(os.path.realpath(sys.executable)).parent}
             reached |= {Path(sys.prefix), Path(sys.base_prefix), BOXED, self.fixtures.root}
         self.workspaces.let_through(sorted(reached))
+        self.workspaces.keep_out(_grader_trees())
         self.seals.seal(FIXTURES_SEAL, lambda: _fixture_digest(self.fixtures))
         self.seals.seal(CODE_SEAL, _code_digest)
         skip = {"run", self.rundir.journal.path.name}

@@ -14,10 +14,13 @@ nothing beyond the kernel is needed.
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import fcntl
 import os
 import stat
 import struct
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,7 +45,7 @@ class Grant:
     ino: int
     uid: int
     mode: int  # the directory's permission bits before
-    acl: str | None  # its access ACL before (hex), None when it had none
+    acl: str | None  # "had" when the directory had an access ACL of its own before
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -70,6 +73,11 @@ class Grant:
             )
         except (KeyError, TypeError, ValueError):
             return None
+
+
+def deny(path: Path, uid: int) -> Grant:
+    """Keep ``uid`` out of ``path`` (a named entry without permissions comes before "other")."""
+    return grant(path, uid, 0)
 
 
 def searchable_by(path: Path, uid: int, gid: int) -> bool:
@@ -119,36 +127,64 @@ def _encode(entries: list[tuple[int, int, int]]) -> bytes:
     return struct.pack("<I", VERSION) + b"".join(ENTRY.pack(*e) for e in ordered)
 
 
-def grant(path: Path, uid: int) -> Grant:
-    """Let ``uid`` search ``path``; the Grant says how to undo it."""
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[int]:
+    """The directory, opened and locked: graders running at once (each its own identity)
+    change one directory's ACL one after another, never over each other."""
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield fd
+    finally:
+        os.close(fd)
+
+
+def _with_mask(entries: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+    """``entries`` with the mask every named entry and the owning group need (no entry of
+    anybody else's loses a permission it had)."""
+    named = [e for e in entries if e[0] in (USER, GROUP)]
+    rest = [e for e in entries if e[0] != MASK]
+    if not named:
+        return rest
+    mask = 0
+    for tag, perm, _ in rest:
+        if tag in (USER, GROUP, GROUP_OBJ):
+            mask |= perm
+    return [*rest, (MASK, mask, UNDEFINED)]
+
+
+def grant(path: Path, uid: int, perm: int = SEARCH) -> Grant:
+    """Let ``uid`` search ``path`` (``perm`` 0: keep it out altogether, whatever the mode bits
+    let others do); the Grant says how to undo it. Only ``uid``'s own entry is ever added or
+    taken away: other graders' entries stay as they are."""
     st = os.stat(path, follow_symlinks=False)
     if not stat.S_ISDIR(st.st_mode):
         raise CannotGrant(errno.ENOTDIR, f"{path} is not a directory")
-    before = _entries(path)
-    raw_before = None if before is None else os.getxattr(path, XATTR, follow_symlinks=False).hex()
-    mode = stat.S_IMODE(st.st_mode)
-    if before is None:
-        entries = [
-            (USER_OBJ, (mode >> 6) & 7, UNDEFINED),
-            (GROUP_OBJ, (mode >> 3) & 7, UNDEFINED),
-            (OTHER, mode & 7, UNDEFINED),
-        ]
-    else:
-        entries = [e for e in before if not (e[0] == USER and e[2] == uid)]
-    group_obj = next((p for t, p, _ in entries if t == GROUP_OBJ), 0)
-    mask = next((p for t, p, _ in entries if t == MASK), None)
-    entries = [e for e in entries if e[0] != MASK]
-    entries += [(USER, SEARCH, uid), (MASK, (group_obj if mask is None else mask) | SEARCH, UNDEFINED)]
-    record = Grant(str(path), st.st_dev, st.st_ino, uid, mode, raw_before)
-    try:
-        os.setxattr(path, XATTR, _encode(entries), follow_symlinks=False)
-    except OSError as exc:
-        raise CannotGrant(exc.errno, f"{path}: {exc.strerror}") from exc
+    with _locked(path) as fd:
+        st = os.fstat(fd)
+        before = _entries(path)
+        mode = stat.S_IMODE(st.st_mode)
+        if before is None:
+            entries = [
+                (USER_OBJ, (mode >> 6) & 7, UNDEFINED),
+                (GROUP_OBJ, (mode >> 3) & 7, UNDEFINED),
+                (OTHER, mode & 7, UNDEFINED),
+            ]
+        else:
+            entries = [e for e in before if not (e[0] == USER and e[2] == uid)]
+        entries = _with_mask([*entries, (USER, perm, uid)])
+        record = Grant(str(path), st.st_dev, st.st_ino, uid, mode, None if before is None else "had")
+        try:
+            os.setxattr(fd, XATTR, _encode(entries))
+        except OSError as exc:
+            raise CannotGrant(exc.errno, f"{path}: {exc.strerror}") from exc
     return record
 
 
 def revoke(record: Grant) -> bool:
-    """Put the directory back as it was; False when it is no longer the one recorded."""
+    """Take ``record``'s entry away again; the directory's own ACL, when the last named entry
+    goes, goes with it (its permission bits as before). False when the directory is no longer
+    the one recorded."""
     path = Path(record.path)
     try:
         st = os.stat(path, follow_symlinks=False)
@@ -156,13 +192,20 @@ def revoke(record: Grant) -> bool:
         return True  # gone: nothing left to undo
     if (st.st_dev, st.st_ino) != (record.dev, record.ino) or not stat.S_ISDIR(st.st_mode):
         return False
-    if record.acl is None:
+    with _locked(path) as fd:
+        entries = _entries(path)
+        if entries is None:
+            return True
+        left = [e for e in entries if not (e[0] == USER and e[2] == record.uid)]
+        if any(e[0] in (USER, GROUP) for e in left):
+            os.setxattr(fd, XATTR, _encode(_with_mask(left)))
+            return True
+        group = next((p for t, p, _ in left if t == GROUP_OBJ), 0)
         try:
-            os.removexattr(path, XATTR, follow_symlinks=False)
+            os.removexattr(fd, XATTR)
         except OSError as exc:
             if exc.errno != errno.ENODATA:
                 raise
-        os.chmod(path, record.mode)
-    else:
-        os.setxattr(path, XATTR, bytes.fromhex(record.acl), follow_symlinks=False)
+        mode = stat.S_IMODE(os.fstat(fd).st_mode)
+        os.chmod(fd, (mode & ~0o070) | (group << 3))
     return True

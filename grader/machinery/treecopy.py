@@ -30,6 +30,7 @@ FS_IOC_SETFLAGS = 0x40086602
 FS_IMMUTABLE_FL = 0x10
 FS_APPEND_FL = 0x20
 OPEN_QUIETLY = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY
+OPEN_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
 def shown(path: Path | str) -> str:
@@ -69,6 +70,10 @@ def _clear_flags(name: str, dir_fd: int) -> None:
 
 
 class _Copy:
+    """A tree copied entry by entry through directory descriptors, so a path of any length
+    (a student's 4,085-byte path under q/ is longer than PATH_MAX once it sits in the
+    grader's scratch) is copied like any other."""
+
     def __init__(self, root: Path, empty: Collection[str]) -> None:
         self.root = os.path.realpath(root)
         self.empty = frozenset(empty)
@@ -79,56 +84,100 @@ class _Copy:
         return path == self.root or path.startswith(self.root + os.sep)
 
     def tree(self, src: Path, dest: Path, top: bool, exists: bool = False) -> None:
-        st = src.stat()
         if not exists:
             dest.mkdir(mode=0o700)
-        for entry in sorted(os.scandir(src), key=lambda e: e.name):
-            target = dest / entry.name
-            est = entry.stat(follow_symlinks=False)
-            if top and entry.name in self.empty:
-                target.mkdir()  # the grader empties it before any script runs
-            elif stat.S_ISDIR(est.st_mode):
-                self.tree(Path(entry.path), target, top=False)
-            elif stat.S_ISREG(est.st_mode):
-                self.file(Path(entry.path), target)
-            elif stat.S_ISLNK(est.st_mode):
-                self.link(Path(entry.path), target)
-            else:
-                self.left_out.append(f"{shown(entry.path)} (특수 파일: 열지 않음)")
-        _same_metadata(st, dest)
-
-    def link(self, src: Path, dest: Path) -> None:
-        points_to = os.readlink(src)
-        resolved = os.path.realpath(src)
-        if not self.inside(resolved) and os.path.isfile(resolved):
-            self.file(Path(resolved), dest)  # a copy: nothing written to it reaches outside
-        else:
-            os.symlink(points_to, dest)
-
-    def file(self, src: Path, dest: Path) -> None:
+        src_fd = os.open(src, OPEN_DIR)
         try:
-            fd = os.open(src, OPEN_QUIETLY & ~os.O_NOFOLLOW)
+            dest_fd = os.open(dest, OPEN_DIR)
+            try:
+                self._tree(src_fd, dest_fd, str(src), top)
+            finally:
+                os.close(dest_fd)
+        finally:
+            os.close(src_fd)
+
+    def _tree(self, src_fd: int, dest_fd: int, where: str, top: bool) -> None:
+        st = os.fstat(src_fd)
+        for entry in sorted(os.scandir(src_fd), key=lambda e: e.name):
+            name, at = entry.name, f"{where}/{entry.name}"
+            est = entry.stat(follow_symlinks=False)
+            if top and name in self.empty:
+                os.mkdir(name, dir_fd=dest_fd)  # the grader empties it before any script runs
+            elif stat.S_ISDIR(est.st_mode):
+                self._subtree(src_fd, dest_fd, name, at)
+            elif stat.S_ISREG(est.st_mode):
+                self._file(src_fd, name, dest_fd, name, at)
+            elif stat.S_ISLNK(est.st_mode):
+                self._link(src_fd, dest_fd, name, at)
+            else:
+                self.left_out.append(f"{shown(at)} (특수 파일: 열지 않음)")
+        _same_metadata(st, dest_fd)
+
+    def _subtree(self, src_fd: int, dest_fd: int, name: str, at: str) -> None:
+        os.mkdir(name, 0o700, dir_fd=dest_fd)
+        try:
+            sub = os.open(name, OPEN_DIR, dir_fd=src_fd)
         except OSError as exc:
-            self.left_out.append(f"{shown(src)} ({exc.strerror})")
+            self.left_out.append(f"{shown(at)} ({exc.strerror})")
             return
         try:
-            st = os.fstat(fd)
-            if not stat.S_ISREG(st.st_mode):  # swapped for something else since it was listed
-                self.left_out.append(f"{shown(src)} (특수 파일: 열지 않음)")
-                return
-            used = min(st.st_size, st.st_blocks * 512)
-            if used > self.budget:
-                self.left_out.append(f"{shown(src)} ({st.st_size} 바이트: 너무 큼)")
-                return
-            self.budget -= used
-            out = os.open(dest, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+            out = os.open(name, OPEN_DIR, dir_fd=dest_fd)
             try:
-                _copy_data(fd, out, st.st_size)
+                self._tree(sub, out, at, top=False)
             finally:
                 os.close(out)
-            _same_metadata(st, dest)
+        finally:
+            os.close(sub)
+
+    def _link(self, src_fd: int, dest_fd: int, name: str, at: str) -> None:
+        points_to = os.readlink(name, dir_fd=src_fd)
+        try:
+            resolved = os.path.realpath(at)
+            outside_file = not self.inside(resolved) and os.path.isfile(resolved)
+        except OSError:  # a path too long to resolve: kept as a link, never written through
+            outside_file = False
+        if outside_file:
+            try:
+                fd = os.open(resolved, OPEN_QUIETLY & ~os.O_NOFOLLOW)
+            except OSError as exc:
+                self.left_out.append(f"{shown(at)} ({exc.strerror})")
+                return
+            try:
+                self._data(fd, dest_fd, name, at)  # a copy: nothing written to it reaches outside
+            finally:
+                os.close(fd)
+        else:
+            os.symlink(points_to, name, dir_fd=dest_fd)
+
+    def _file(self, src_fd: int, src_name: str, dest_fd: int, name: str, at: str) -> None:
+        try:
+            fd = os.open(src_name, OPEN_QUIETLY, dir_fd=src_fd)
+        except OSError as exc:
+            self.left_out.append(f"{shown(at)} ({exc.strerror})")
+            return
+        try:
+            self._data(fd, dest_fd, name, at)
         finally:
             os.close(fd)
+
+    def _data(self, fd: int, dest_fd: int, name: str, at: str) -> None:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):  # swapped for something else since it was listed
+            self.left_out.append(f"{shown(at)} (특수 파일: 열지 않음)")
+            return
+        used = min(st.st_size, st.st_blocks * 512)
+        if used > self.budget:
+            self.left_out.append(f"{shown(at)} ({st.st_size} 바이트: 너무 큼)")
+            return
+        self.budget -= used
+        out = os.open(
+            name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600, dir_fd=dest_fd
+        )
+        try:
+            _copy_data(fd, out, st.st_size)
+            _same_metadata(st, out)
+        finally:
+            os.close(out)
 
 
 def _copy_data(src: int, dest: int, size: int) -> None:
@@ -157,11 +206,10 @@ def _copy_data(src: int, dest: int, size: int) -> None:
     os.ftruncate(dest, size)
 
 
-def _same_metadata(st: os.stat_result, dest: Path) -> None:
-    os.chmod(dest, stat.S_IMODE(st.st_mode))
-    if (st.st_uid, st.st_gid) != (os.getuid(), os.getgid()):
-        with contextlib.suppress(OSError):
-            os.chown(dest, st.st_uid, st.st_gid)
+def _same_metadata(st: os.stat_result, dest: int) -> None:
+    """``dest`` (an open file or directory) gets ``st``'s permission bits and times, never its
+    setuid, setgid or sticky bits (the copy is the scripts' identity's; see identity.py)."""
+    os.chmod(dest, stat.S_IMODE(st.st_mode) & 0o777)
     os.utime(dest, ns=(st.st_atime_ns, st.st_mtime_ns))
 
 

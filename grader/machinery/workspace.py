@@ -210,6 +210,31 @@ class Workspaces:
                     self._record.grants[self._record.grants.index(pending)] = made
                     self.journal.write(self._record)
 
+    def keep_out(self, paths: Iterable[Path]) -> None:
+        """Host mode: the script identity may not enter ``paths`` (the grader's code and the
+        reference solutions, which every user could read otherwise), journaled like a grant."""
+        if self.namespaces or self.owner is None:
+            return
+        for path in paths:
+            if not path.is_dir() or path.is_symlink():
+                continue
+            with self._lock:
+                st = os.stat(path)
+                pending = traverse.Grant(str(path), st.st_dev, st.st_ino, self.owner.uid, 0, None)
+                self._record.grants.append(pending)
+                self.journal.write(self._record)
+                try:
+                    made = traverse.deny(path, self.owner.uid)
+                except traverse.CannotGrant as exc:
+                    self._record.grants.remove(pending)
+                    self.journal.write(self._record)
+                    raise Refused(
+                        f"스크립트가 채점기의 코드와 참조 답안({shown(path)})을 읽지 못하게 막을 수 없습니다"
+                        f"({exc.strerror}). 네임스페이스가 되는 기계에서 채점하세요."
+                    ) from exc
+                self._record.grants[self._record.grants.index(pending)] = made
+                self.journal.write(self._record)
+
     def open(self, relative: str, empty: Collection[str] = ()) -> tuple[Workspace, list[str]]:
         """The working copy of LAB_ROOT/relative, made now; and what it left out."""
         original = self.lab_root / relative
