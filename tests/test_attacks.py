@@ -1,0 +1,355 @@
+"""A student's scripts attack the machine, the grader and the grade (issue 14), in both sandbox
+modes: every attack is refused by the kernel, the grade stays the grader's own, and nothing of
+the machine's changes.
+
+Each attack is one consume.py: the reference's, which does its work and then attacks. An
+attack that succeeds makes consume.py exit 1 (after undoing what it did, so that the attack
+run against an older grader leaves the machine as it was), which fails Q3.3: so "every id
+passed" is the proof that each attack was refused, seen from inside. What the test can see
+from outside (the sentinel files, the results, the processes left) it checks as well.
+
+``LAB_GRADER_ATTACK_REPO=DIR`` grades with the grader of another checkout (an older commit,
+to see the attacks succeed there).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import sys
+import textwrap
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from fixtures.tree import FixtureTree
+from grader.config import EXIT_REFUSED
+from grader.machinery.snapshot import tree_digest
+from solutions.walkthrough import walk_queue
+from tests.grading import REPO, Graded, grade, processes_mentioning
+
+MODES = ("namespace", "none")
+GRADER = Path(os.environ.get("LAB_GRADER_ATTACK_REPO") or REPO)
+pytestmark = pytest.mark.timeout(900)
+
+# Run by consume.py after its work: ATTACK sets ``won`` to a description when it succeeded.
+PRELUDE = """
+import ctypes, os, sys, subprocess
+libc = ctypes.CDLL(None, use_errno=True)
+won = []
+"""
+EPILOGUE = """
+if won:
+    print("attack succeeded:", won, file=sys.stderr)
+    _code = 1
+"""
+
+
+def attacked(root: Path, attack: str) -> None:
+    """Make the reference consume.py in ``root`` run ``attack`` after its work."""
+    script = root / "q" / "consume.py"
+    body = textwrap.indent(PRELUDE + textwrap.dedent(attack) + EPILOGUE, "    ")
+    script.write_text(
+        script.read_text().replace("    sys.exit(main())", f"    _code = main()\n{body}\n    sys.exit(_code)")
+    )
+
+
+@dataclass(frozen=True)
+class Outcome:
+    graded: Graded
+    base: Path
+    token: str
+    sentinel_empty: bool
+
+
+def _sentinel() -> Path:
+    """A directory of the machine's (root's, readable by all) that no script may write into."""
+    path = Path("/var/tmp") / f"lab-grader-attack-{secrets.token_hex(6)}"
+    path.mkdir(mode=0o755)
+    return path
+
+
+# the attacks: (name, code); {sentinel}, {repo}, {token}, {results} and {root} are filled in ----
+ATTACKS: dict[str, str] = {
+    # open_by_handle_at gets round every read-only mount when CAP_DAC_READ_SEARCH is kept: open
+    # a directory of the machine's by its handle and plant a file there.
+    "handle": """
+        class Handle(ctypes.Structure):
+            _fields_ = [("size", ctypes.c_uint), ("type", ctypes.c_int), ("bytes", ctypes.c_ubyte * 128)]
+        handle, mount = Handle(128), ctypes.c_int()
+        if libc.name_to_handle_at(-100, b"/", ctypes.byref(handle), ctypes.byref(mount), 0) == 0:
+            fd = libc.open_by_handle_at(os.open("/", os.O_RDONLY), ctypes.byref(handle), os.O_RDONLY)
+            if fd >= 0:
+                won.append("open_by_handle_at")
+                os.close(fd)
+        try:
+            with open("{sentinel}/planted.pth", "w") as f:
+                f.write("import os")
+            os.unlink("{sentinel}/planted.pth")
+            won.append("planted in a directory of the machine's")
+        except OSError:
+            pass
+    """,
+    # core_pattern with a pipe runs any program as root outside every namespace: write back the
+    # value it has (the attack only needs to show that it could).
+    "proc_sys": """
+        try:
+            now = open("/proc/sys/kernel/core_pattern").read()
+            with open("/proc/sys/kernel/core_pattern", "w") as f:
+                f.write(now)
+            won.append("/proc/sys/kernel/core_pattern")
+        except OSError:
+            pass
+    """,
+    # What the grader runs later: programs, configuration, the standard library, its virtualenv.
+    "system_dirs": """
+        import sysconfig
+        for where in ("/usr/local/bin", "/etc", "/usr/lib", os.path.dirname(os.__file__),
+                      sysconfig.get_paths()["purelib"], "{repo}/grader", "{repo}"):
+            path = os.path.join(where, "zz-lab-grader-attack-{token}")
+            try:
+                with open(path, "w") as f:
+                    f.write("x")
+                os.unlink(path)
+                won.append(where)
+            except OSError:
+                pass
+    """,
+    # A freezer: pid 1 of the namespace moved into a cgroup of the script's and frozen would hang
+    # the grade for good. The attack stops at making the cgroup.
+    "cgroup": """
+        for base in ("/sys/fs/cgroup", "/sys/fs/cgroup/unified", "/sys/fs/cgroup/freezer"):
+            path = os.path.join(base, "lab-grader-attack-{token}")
+            try:
+                os.mkdir(path)
+                os.rmdir(path)
+                won.append(base)
+            except OSError:
+                pass
+    """,
+    # Cheating by reading: the reference solutions, the grader's checks and state, the other
+    # working copy of q/ (a lane) and other scenarios' inputs.
+    "reading": """
+        run = os.path.dirname(os.path.dirname(os.environ["EAI_MQ_DB"]))
+        for path in ("{repo}/solutions/queue/consume.py", "{repo}/grader/queue/test_step3_consumer.py",
+                     os.path.join(os.path.dirname(run), "workspaces.json"),
+                     os.path.join(run, "work", "lanes", "lane-1", "q", "consume.py")):
+            try:
+                open(path).read(1)
+                won.append(path)
+            except OSError:
+                pass
+        try:
+            boxes = os.listdir(os.path.dirname(os.environ["EAI_MQ_DB"]))
+            if len(boxes) > 1:  # the box's own scratch, and others'
+                won.append(f"other scenarios' scratch: {{boxes}}")
+        except OSError:
+            pass
+    """,
+    # Another process's memory and descriptors: the keeper that reports on the script.
+    "ptrace": """
+        PTRACE_ATTACH = 16
+        parent = os.getppid()
+        if libc.ptrace(PTRACE_ATTACH, parent, None, None) == 0:
+            won.append("ptrace of its keeper")
+            libc.ptrace(17, parent, None, None)
+    """,
+    # A fork chain with an empty environment, each parent exiting at once, writing over the
+    # results and into the student's own q/ once it is back: out of every subtree, found by its
+    # identity. It must not outlive the grader.
+    "fork_chain": """
+        chain = '''
+import os, time
+token = "{token}"
+end = time.time() + 120
+while time.time() < end:
+    for path, text in (("{results}", '{{"score": 999}}'), ("{root}/q/owned-" + token, "x")):
+        try:
+            with open(path, "w") as f:
+                f.write(text)
+        except OSError:
+            pass
+    time.sleep(0.002)
+    if os.fork():
+        os._exit(0)
+'''
+        subprocess.Popen([sys.executable, "-c", chain, "{token}"], env={{}}, start_new_session=True)
+    """,
+    # Stopped by itself: a frozen script is a FAIL within its time limit, never a hung grade.
+    "stopped": """
+        import signal
+        if os.environ.get("LAB_GRADER_ATTACK_STOP"):
+            os.kill(os.getpid(), signal.SIGSTOP)
+    """,
+}
+# What each attack is expected to fail: nothing (refused) unless named here.
+FAILS: dict[str, set[str]] = {}
+
+
+def run_attack(base: Path, fixtures: FixtureTree, name: str, mode: str) -> Outcome:
+    root = base / "root"
+    walk_queue(root, fixtures.root)
+    token = secrets.token_hex(6)
+    sentinel = _sentinel()
+    state = base / "state"
+    results_path = state.parent / f"{state.name}-results.json"
+    code = ATTACKS[name].format(sentinel=sentinel, repo=GRADER, token=token, results=results_path, root=root)
+    attacked(root, code)
+    try:
+        graded = grade(root, fixtures.root, state, lab="queue", args=("--sandbox", mode), repo=GRADER)
+        empty = not any(sentinel.iterdir())
+    finally:
+        shutil.rmtree(sentinel, ignore_errors=True)
+    return Outcome(graded, base, token, empty)
+
+
+@pytest.fixture(scope="module")
+def attacks(
+    fixture_tree: FixtureTree, workdir: Callable[[str], Path]
+) -> Iterator[dict[str, Future[Outcome]]]:
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        yield {
+            f"{name}-{mode}": pool.submit(
+                run_attack, workdir(f"attack-{name}-{mode}"), fixture_tree, name, mode
+            )
+            for name in ATTACKS
+            if name != "stopped"
+            for mode in MODES
+        }
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("name", [n for n in ATTACKS if n != "stopped"])
+def test_an_attack_from_a_script_is_refused(
+    name: str, mode: str, attacks: dict[str, Future[Outcome]]
+) -> None:
+    outcome = attacks[f"{name}-{mode}"].result()
+    graded = outcome.graded
+    assert not graded.errors, graded.explain()
+    assert graded.not_passed == FAILS.get(name, set()), graded.explain()
+    assert outcome.sentinel_empty
+    assert graded.extra["gradable"] is True and not graded.extra["tampered"], graded.extra
+    assert graded.lab_root_unchanged
+    assert not processes_mentioning(outcome.token), "a process of the attack outlived the grader"
+    assert not list((outcome.base / "root" / "q").glob("owned-*"))
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_script_that_stops_itself_is_a_fail_not_a_hung_grade(
+    fixture_tree: FixtureTree, workdir: Callable[[str], Path], mode: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SIGSTOP: the script never ends by itself. Its run is a FAIL at its time limit (the
+    later runs of the same grade fail fast), the results are written, nothing is left."""
+    base = workdir(f"stopped-{mode}")
+    root = base / "root"
+    walk_queue(root, fixture_tree.root)
+    attacked(root, ATTACKS["stopped"])
+    script = root / "q" / "consume.py"
+    script.write_text(script.read_text().replace('os.environ.get("LAB_GRADER_ATTACK_STOP")', "True"))
+    before = tree_digest(root)
+    graded = grade(
+        root, fixture_tree.root, base / "state", lab="queue", args=("--sandbox", mode), repo=GRADER
+    )
+    assert not graded.errors, graded.explain()
+    assert "Q3.3" in graded.not_passed and "강제 종료" in graded.outputs["Q3.3"], graded.explain()
+    assert tree_digest(root) == before
+    assert not processes_mentioning(str(root))
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("planted", ["dir", "link"])
+def test_a_saved_copy_the_grader_did_not_make_is_refused(
+    fixture_tree: FixtureTree, workdir: Callable[[str], Path], mode: str, planted: str
+) -> None:
+    """A /root/.lab-grader-saved.q no grader of this machine made (a directory, or a link to
+    another one): never taken for an interrupted run's saved copy. Nothing changes, exit 77."""
+    base = workdir(f"planted-{planted}-{mode}")
+    root = base / "root"
+    walk_queue(root, fixture_tree.root)
+    elsewhere = base / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "theirs.txt").write_text("another directory\n")
+    saved = root / ".lab-grader-saved.q"
+    if planted == "dir":
+        saved.mkdir()
+    else:
+        saved.symlink_to(elsewhere)
+    before = tree_digest(base)
+    graded = grade(
+        root, fixture_tree.root, base / "state", lab="queue", args=("--sandbox", mode), repo=GRADER
+    )
+    assert graded.returncode == EXIT_REFUSED, graded.log[-2000:]
+    assert graded.extra["gradable"] is False and "기록에 없는" in graded.extra["refused"], graded.extra
+    assert tree_digest(base) == before
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_path_of_4085_bytes_under_q_is_graded(
+    fixture_tree: FixtureTree, workdir: Callable[[str], Path], mode: str
+) -> None:
+    """Deep folders under q/ (a 4,085-byte path from the lab root): longer than PATH_MAX once
+    the working copy sits in the grader's scratch; graded like any tree, and kept."""
+    base = workdir(f"deep-{mode}")
+    root = base / "root"
+    walk_queue(root, fixture_tree.root)
+    relative = "q"
+    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        here = os.open("q", os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+        while len(os.fsencode(str(root))) + 1 + len(relative) + 1 + 250 < 4085:
+            name = "d" * 250
+            os.mkdir(name, dir_fd=here)
+            nxt = os.open(name, os.O_RDONLY | os.O_DIRECTORY, dir_fd=here)
+            os.close(here)
+            here, relative = nxt, f"{relative}/{name}"
+        last = "f" * (4085 - len(os.fsencode(str(root))) - 1 - len(relative) - 1)
+        with open(os.open(last, os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=here), "w") as f:
+            f.write("deep\n")
+        os.close(here)
+    finally:
+        os.close(fd)
+    assert len(os.fsencode(f"{root}/{relative}/{last}")) == 4085
+    before = tree_digest(root)
+    graded = grade(
+        root, fixture_tree.root, base / "state", lab="queue", args=("--sandbox", mode), repo=GRADER
+    )
+    assert not graded.errors and not graded.not_passed, graded.explain()
+    assert tree_digest(root) == before
+    shutil.rmtree(root / "q" / ("d" * 250))
+
+
+def test_a_script_using_up_inotify_cannot_blind_the_grader(fixture_tree: FixtureTree, tmp_path: Path) -> None:
+    """inotify instances are counted per user (128 here): scripts run as an identity of their
+    own, so one that takes every instance it can leaves the grader's watch (Q3.4) working, and
+    the scripts of a grade beside it theirs."""
+    from grader.machinery.inotify import Watcher
+    from tests.queue_lab import make_grading
+
+    hold = (
+        "import ctypes, os, time\n"
+        "libc = ctypes.CDLL(None, use_errno=True)\n"
+        "held = [fd for fd in (libc.inotify_init1(0) for _ in range(1000)) if fd >= 0]\n"
+        "open('holding', 'w').write(str(len(held)))\n"
+        "time.sleep(60)\n"
+    )
+    gradings = [make_grading(fixture_tree, tmp_path / f"r{n}", tmp_path / f"s{n}", "none") for n in (1, 2)]
+    try:
+        with gradings[0].scripts("hog") as hog, gradings[1].scripts("beside") as beside:
+            where = hog.scratch_dir("hold")
+            hogging = hog.start([sys.executable, "-c", hold], cwd=where)
+            while not (where / "holding").exists():
+                assert hogging.running(), hogging.kill()
+            watched = tmp_path / "watched"
+            watched.mkdir()
+            Watcher({"inbox": watched}).stop()  # the grader's own watch: root's instances
+            count = "import ctypes; print(ctypes.CDLL(None).inotify_init1(0) >= 0)"
+            other = beside.run([sys.executable, "-c", count], cwd=beside.scratch_dir("c"), timeout=30)
+            assert other.stdout.strip() == "True", other
+            hogging.kill()
+    finally:
+        for grading in gradings:
+            grading.close()
