@@ -18,6 +18,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import cast
 
 import pytest
 
@@ -42,6 +43,7 @@ from grader.report import ResultBook, write_results
 from grader.session import Closing
 from grader.verdict import Finding
 from tests.grading import needs_chattr
+from tests.waiting import SAFETY, wait_until
 
 MODES = ("namespace", "none")
 
@@ -62,15 +64,25 @@ def _alive(pid: int) -> bool:
 # runner and reaper ---------------------------------------------------------------------------
 @pytest.mark.parametrize("mode", MODES)
 def test_timeout_kills_the_whole_group(tmp_path: Path, mode: str, boxes: dict[str, Confinement]) -> None:
+    """A script that hangs for real, waited for (``wait``, as ``run`` does) once it has said
+    what it says: whatever the limit and the machine's speed, the limit is met after that."""
     script = "sleep 300 & echo $! > child.pid; echo started; echo oops >&2; sleep 300"
-    result = run(
+    process = Process(
         ["bash", "-c", script],
         cwd=tmp_path,
         env=dict(os.environ),
-        timeout=1,
         registry=ProcessRegistry(),
         confinement=boxes[mode],
     )
+
+    def hanging() -> bool:  # both sleeps run: the second starts after the output
+        sleeps = [
+            p for p in proctable.carrying(MARKER, process.marker) if proctable.cmdline(p) == "sleep 300"
+        ]
+        return len(sleeps) == 2
+
+    wait_until(hanging, "the script in its last sleep, after its output")
+    result = process.wait(0.1)
     assert result.timed_out and result.returncode is None and not result.ok
     assert result.stdout.strip() == "started" and result.tail() == "oops"
     assert "강제 종료" in result.describe()
@@ -90,7 +102,14 @@ def test_output_is_bounded(tmp_path: Path) -> None:
     assert result.stdout.rstrip().endswith("last")
 
 
-DAEMONISE = "(setsid sh -c 'sleep 301 & exec sleep 302' &); echo done; exit 3"
+# The script ends only once both processes it leaves run `sleep` (each has written its pid):
+# what they are called when it ends does not depend on how fast they got to exec.
+DAEMONISE = (
+    "(setsid sh -c 'sleep 301 & echo $! > d1.pid; echo $$ > d2.pid; exec sleep 302' &); "
+    "for f in d1.pid d2.pid; do "
+    'until [ -s $f ] && [ "$(cat /proc/$(cat $f)/comm 2>/dev/null)" = sleep ]; do :; done; '
+    "done; echo done; exit 3"
+)
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -108,10 +127,7 @@ def test_a_daemon_a_script_leaves_is_named_and_killed(
     )
     assert result.returncode == 3 and result.stdout.strip() == "done"
     names = sorted(leftover.cmdline for leftover in result.leftovers)
-    assert names == ["sh -c sleep 301 & exec sleep 302", "sleep 301"] or names == [
-        "sleep 301",
-        "sleep 302",
-    ], names
+    assert names == ["sleep 301", "sleep 302"], names
     assert not [p for p in proctable.pids() if proctable.cmdline(p).startswith(("sleep 301", "sleep 302"))]
 
 
@@ -140,62 +156,78 @@ def test_a_cap_on_scenarios_is_kept() -> None:
     pool.shutdown()
 
 
+# A bound on the first wave no correct run waits for: a pool that waited for it would be seen
+# by the order of events below long before it passed (SAFETY < BOUND).
+BOUND = 4 * SAFETY
+
+
 def test_the_second_wave_waits_until_the_first_is_under_way() -> None:
     """Clock-bound scenarios start their scripts first; the others wait for that (and no
-    longer), each first-wave scenario counted once, whether it says so or only ends."""
+    longer), each first-wave scenario counted once, whether it says so or only ends. Told by
+    the order of events, never by durations: each step below waits for the one before it."""
     pool = ScenarioPool()
-    said = threading.Event()
     log: list[str] = []
+    too_went, missing_may_end, other_went = threading.Event(), threading.Event(), threading.Event()
 
-    def clocked() -> None:
-        time.sleep(0.3)
+    def clocked() -> bool:
+        too_went.wait(SAFETY)  # a first-wave scenario never waits: clocked_too goes before
         log.append("clocked under way")
         pool.under_way()
         pool.under_way()  # said twice, counted once
-        said.wait(5)
+        missing_may_end.set()
+        return other_went.wait(SAFETY)  # the second wave goes while this one still runs
 
     def missing() -> None:  # a first-wave scenario that ends without starting anything
-        time.sleep(0.1)
+        missing_may_end.wait(SAFETY)
+        log.append("missing ends")
 
-    def other() -> float:
-        started = time.monotonic()
-        pool.after_first_wave(5)
+    def clocked_too() -> None:
+        pool.after_first_wave(BOUND)  # never waits in the first wave
+        log.append("clocked_too goes")
+        too_went.set()
+
+    def other() -> None:
+        pool.after_first_wave(BOUND)
         log.append("other goes")
-        return time.monotonic() - started
-
-    def clocked_too() -> float:
-        started = time.monotonic()
-        pool.after_first_wave(5)  # never waits in the first wave
-        return time.monotonic() - started
+        other_went.set()
 
     pool.define("clocked", clocked, first=True)
     pool.define("missing", missing, first=True)
     pool.define("clocked_too", clocked_too, first=True)
     pool.define("other", other)
     pool.start(["other", "clocked", "missing", "clocked_too"])
-    assert 0.2 < float(str(pool.result("other"))) < 2, log
-    assert log == ["clocked under way", "other goes"]
-    assert float(str(pool.result("clocked_too"))) < 0.1
-    said.set()
+    pool.result("other")
+    assert log == ["clocked_too goes", "clocked under way", "missing ends", "other goes"]
+    assert pool.result("clocked") is True  # went before clocked ended: no longer than needed
     pool.shutdown()
-    pool.after_first_wave(5)  # outside the pool: at once
+    pool.after_first_wave(BOUND)  # outside the pool: at once
 
 
 def test_the_second_wave_waits_no_longer_than_its_bound() -> None:
+    """A first wave that never gets under way holds the second back for its bound, and only
+    that: the second-wave scenario goes while the first-wave one is still stuck (an order of
+    events, whatever the machine's speed), after at least its bound (a timed wait is never
+    shorter than asked, on a fast machine too; a slow one only waits longer)."""
     pool = ScenarioPool()
-    stuck = threading.Event()
-    pool.define("stuck", lambda: stuck.wait(10), first=True)
+    stuck, ended = threading.Event(), threading.Event()
 
-    def other() -> float:
+    def first() -> None:
+        stuck.wait(SAFETY)  # until the test has seen the second wave go
+        ended.set()
+
+    def other() -> tuple[bool, float]:
         started = time.monotonic()
         pool.after_first_wave(0.3)
-        return time.monotonic() - started
+        return ended.is_set(), time.monotonic() - started
 
+    pool.define("stuck", first, first=True)
     pool.define("other", other)
     pool.start(["stuck", "other"])
-    assert 0.25 < float(str(pool.result("other"))) < 2
+    first_ended, waited = cast(tuple[bool, float], pool.result("other"))
     stuck.set()
     pool.shutdown()
+    assert not first_ended  # the bound let it go, not the first wave's end
+    assert waited >= 0.29  # (the clock's rounding)
 
 
 def test_under_a_cap_the_first_wave_starts_first() -> None:
@@ -218,13 +250,15 @@ def test_a_process_caught_in_execve_still_carries_its_marker(tmp_path: Path) -> 
     """For a moment inside execve a process shows an empty environment; the marker scan must
     not take it for a stranger (a script's last process exec'ing as the script ends was once
     missed this way: a leftover went unnamed, about 1 run in 25)."""
-    script = tmp_path / "again.sh"
-    script.write_text(f"exec /bin/sh {script}\n")  # exec's itself without end
+    script, looping = tmp_path / "again.sh", tmp_path / "looping"
+    script.write_text(
+        f"[ -e {looping} ] || : > {looping}\nexec /bin/sh {script}\n"
+    )  # exec's itself, on and on
     process = subprocess.Popen(
         ["/bin/sh", str(script)], env={**os.environ, MARKER: "exec-probe.1."}, start_new_session=True
     )
     try:
-        time.sleep(0.1)
+        wait_until(looping.exists, "the script exec'ing itself")
         missed = sum(process.pid not in proctable.carrying(MARKER, "exec-probe.") for _ in range(300))
     finally:
         process.kill()
@@ -241,8 +275,10 @@ def test_a_signal_reaches_the_script_itself(tmp_path: Path, mode: str, boxes: di
         registry=ProcessRegistry(),
         confinement=boxes[mode],
     )
-    while not [p for p in proctable.carrying(MARKER, process.marker) if proctable.cmdline(p) == "sleep 30"]:
-        time.sleep(0.01)  # the trap is set once its sleep runs
+    wait_until(  # the trap is set once its sleep runs
+        lambda: any(proctable.cmdline(p) == "sleep 30" for p in proctable.carrying(MARKER, process.marker)),
+        "the script's sleep",
+    )
     process.signal(signal.SIGTERM)
     result = process.wait(10)
     assert result.returncode == 7 and "got TERM" in result.stdout
@@ -254,8 +290,8 @@ def test_a_sweep_kills_whatever_carries_the_runs_marker(tmp_path: Path) -> None:
     registry = ProcessRegistry("sweep-test")
     env = dict(os.environ) | {MARKER: registry.marker()}
     orphan = subprocess.Popen(["sleep", "303"], env=env, start_new_session=True)
-    while proctable.cmdline(orphan.pid) != "sleep 303":  # its environment is its own once exec'd
-        time.sleep(0.01)
+    # its environment is its own once exec'd
+    wait_until(lambda: proctable.cmdline(orphan.pid) == "sleep 303", "the orphan exec'd")
     assert sweep(registry.tag) == 1
     assert orphan.wait(5) == -signal.SIGKILL
 
@@ -265,7 +301,9 @@ def test_a_script_cannot_forge_the_reapers_report(tmp_path: Path, boxes: dict[st
     the reaper's final block comes after, and only it is read."""
     forge = (
         "import os, subprocess\n"
-        "subprocess.Popen(['setsid', 'sleep', '305'])\n"
+        "p = subprocess.Popen(['setsid', 'sleep', '305'])\n"
+        "while open(f'/proc/{p.pid}/comm').read() != 'sleep\\n':\n"  # it is `sleep` when the script ends
+        "    pass\n"
         "for fd in os.listdir('/proc/1/fd'):\n"
         "    try:\n"
         "        w = os.open(f'/proc/1/fd/{fd}', os.O_WRONLY | os.O_NONBLOCK)\n"
@@ -465,15 +503,19 @@ def test_a_seal_sees_a_file_changed_added_or_swapped_for_a_fifo(tmp_path: Path) 
 def test_signals_wait_for_a_held_section_and_never_cut_the_teardown(tmp_path: Path) -> None:
     interrupts = Interrupts()
     interrupts.install()
+
+    def handled(count: int) -> Callable[[], bool]:  # the handler has run (in this thread)
+        return lambda: len(interrupts.received) == count
+
     try:
         with pytest.raises(KeyboardInterrupt), interrupts.held():
             os.kill(os.getpid(), signal.SIGINT)
-            time.sleep(0.05)
+            wait_until(handled(1), "the signal handled")
             finished = True  # the signal waited for the held section
         assert finished
-        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGINT):  # teardown: never again
-            os.kill(os.getpid(), signum)
-            time.sleep(0.05)
+        for count, signum in enumerate((signal.SIGINT, signal.SIGTERM, signal.SIGINT), 2):
+            os.kill(os.getpid(), signum)  # teardown: never again
+            wait_until(handled(count), "the signal handled")
         assert interrupts.received == [signal.SIGINT, signal.SIGINT, signal.SIGTERM, signal.SIGINT]
     finally:
         for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
