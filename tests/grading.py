@@ -7,13 +7,15 @@ import os
 import signal
 import subprocess
 import sys
-import time
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from grader.machinery import proctable
 from grader.machinery.snapshot import tree_digest
 
 REPO = Path(__file__).resolve().parent.parent
@@ -30,7 +32,6 @@ class Graded:
     log: str
     lab_root_unchanged: bool  # the lab root's tree hash is the same after grading
     extra: dict[str, Any] = field(default_factory=dict)  # results.json's top-level extra_data
-    seconds: float = 0.0  # the grader's wall time
 
     @property
     def not_passed(self) -> set[str]:
@@ -57,9 +58,11 @@ def grade(
     timeout: float = 600,
     repo: Path = REPO,
     python: str = sys.executable,
+    during: Callable[[], AbstractContextManager[object]] = nullcontext,
 ) -> Graded:
     """Grade ``lab_root`` with the grader of ``repo`` (a copy, for a test that lets scripts
-    write into the grader's own files) run by ``python``, as its users do."""
+    write into the grader's own files) run by ``python``, as its users do; ``during`` is
+    entered just around the grader's run (after the lab root's digest, before the next)."""
     results = state_dir.parent / f"{state_dir.name}-results.json"
     # fmt: off
     argv = [
@@ -70,17 +73,16 @@ def grade(
     ]
     # fmt: on
     before = tree_digest(lab_root)
-    started = time.monotonic()
-    run = subprocess.run(
-        argv,
-        cwd=repo,
-        capture_output=True,
-        text=True,
-        errors="backslashreplace",
-        timeout=timeout,
-        env=os.environ | (env or {}),
-    )
-    seconds = time.monotonic() - started
+    with during():
+        run = subprocess.run(
+            argv,
+            cwd=repo,
+            capture_output=True,
+            text=True,
+            errors="backslashreplace",
+            timeout=timeout,
+            env=os.environ | (env or {}),
+        )
     data = json.loads(results.read_bytes().decode("utf-8"))  # valid UTF-8, whatever names the tree holds
     results.unlink()
     # The results contract (Gradescope's format): one test per id, its name starting with it.
@@ -96,7 +98,6 @@ def grade(
         log=run.stdout + run.stderr,
         lab_root_unchanged=tree_digest(lab_root) == before,
         extra=data["extra_data"],
-        seconds=seconds,
     )
 
 
@@ -111,6 +112,12 @@ def processes_mentioning(text: str) -> list[str]:
         if text in args and cmdline.parent.name != str(os.getpid()):
             found.append(args)
     return found
+
+
+def still_running(process: proctable.ProcInfo) -> bool:
+    """``process`` has not ended yet (a zombie has; a reused pid is another start time)."""
+    now = proctable.info(process.pid)
+    return now is not None and now.alive and now.start == process.start
 
 
 def needs_chattr(directory: Path) -> None:

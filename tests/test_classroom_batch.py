@@ -7,11 +7,11 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import signal
 import subprocess
 import sys
 import tarfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -35,6 +35,7 @@ from solutions.walkthrough import walk_queue
 from tests.classgen import Student, hand_in, split
 from tests.classroom import processes_under, root_state
 from tests.grading import grade, hard_code_lab_root
+from tests.hold import Hold
 
 CORRECT, WRONG = split("queue")
 MQ_CORRECT, _ = split("mq")
@@ -167,11 +168,19 @@ def test_force_regrades_everything(
 
 
 def test_a_hanging_grade_is_stopped_and_is_not_a_score(
-    handed_in: tuple[Path, dict[str, Path]], fixture_tree: FixtureTree, workdir: Callable[[str], Path]
+    handed_in: tuple[Path, dict[str, Path]],
+    fixture_tree: FixtureTree,
+    workdir: Callable[[str], Path],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """A grade that never ends (tests/hold.py: its first check waits forever) meets its limit
+    whatever the machine's speed; a limit alone, on a grade that ends, raced the machine."""
     out = workdir("hang") / "out"
     kim = handed_in[0] / "submissions" / "kim.tar.gz"
-    graded = run_batch([kim], _options(out, fixture_tree.root, timeout=1.5))
+    with monkeypatch.context() as hanging:
+        for name, value in Hold(workdir("hang-hold"), ("check",)).env().items():
+            hanging.setenv(name, value)  # every grader the batch starts inherits it
+        graded = run_batch([kim], _options(out, fixture_tree.root, timeout=1.5))
     assert graded[0].status == FAULT and "limit" in graded[0].note
     results = json.loads((out / "kim" / "results.json").read_text())
     assert results["extra_data"]["gradable"] is False
@@ -250,8 +259,13 @@ def test_scripts_that_hard_code_root_see_their_copy_there(
 def test_an_interrupted_batch_leaves_nothing_running(
     handed_in: tuple[Path, dict[str, Path]], fixture_tree: FixtureTree, workdir: Callable[[str], Path]
 ) -> None:
+    """Ctrl-C while graders are grading: they hold at their first check (tests/hold.py) and
+    would never end by themselves, so the signal meets them there on any machine (never a
+    batch that has already finished), and the batch ends only if it stops them and starts no
+    other grader run (it once retried each stopped run as a fault)."""
     out = workdir("interrupted") / "out"
     submissions = [str(p) for p in sorted((handed_in[0] / "submissions").iterdir())]
+    hold = Hold(workdir("interrupted-hold"), ("check",))
     batch = subprocess.Popen(
         [
             sys.executable,
@@ -271,12 +285,12 @@ def test_an_interrupted_batch_leaves_nothing_running(
         cwd=REPO,
         stderr=subprocess.PIPE,
         text=True,
+        env=os.environ | hold.env(),
     )
-    deadline = time.monotonic() + 120
-    while not list(out.glob(".work/*/state")) and time.monotonic() < deadline:
-        time.sleep(0.1)  # until a grader runs
-    assert list(out.glob(".work/*/state")), "no grader started"
-    batch.send_signal(signal.SIGINT)
+    try:
+        hold.wait("check", alive=lambda: batch.poll() is None)  # a grader is in the middle of a grade
+    finally:
+        batch.send_signal(signal.SIGINT)  # (whatever happened: no batch is left holding graders)
     _, err = batch.communicate(timeout=120)
     assert batch.returncode != 0, err
     assert not processes_under(out), err

@@ -22,6 +22,7 @@ from grader.labs import CATALOGUE
 from solutions.walkthrough import walk_mq, walk_queue
 from tests.classroom import processes_under, root_state
 from tests.conftest import SharedBroker
+from tests.hold import Hold
 
 pytestmark = pytest.mark.timeout(1200)
 
@@ -123,10 +124,17 @@ def test_files_uploaded_as_folders_are_graded_too(
     assert results["extra_data"]["gradable"] is True
 
 
-def test_a_grader_fault_is_withheld_not_scored(fixture_tree: FixtureTree, tmp_path: Path) -> None:
+def test_a_grader_fault_is_withheld_not_scored(
+    fixture_tree: FixtureTree, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fault: a grade that never ends (tests/hold.py: its first check waits forever), so
+    its limit is met whatever the machine's speed."""
     walk_queue(tmp_path / "upload", fixture_tree.root)
     results = tmp_path / "results" / "results.json"
     results.parent.mkdir()
+    (tmp_path / "hold").mkdir()
+    for name, value in Hold(tmp_path / "hold", ("check",)).env().items():
+        monkeypatch.setenv(name, value)  # the grader runs grade starts inherit it
     code = grade(
         tmp_path / "upload",
         SingleOptions(

@@ -18,6 +18,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import cast
 
 import pytest
 
@@ -44,6 +45,7 @@ from grader.session import REPO, Closing, Scripts
 from grader.verdict import Finding
 from tests.grading import needs_chattr
 from tests.queue_lab import make_grading
+from tests.waiting import SAFETY, wait_until
 
 MODES = ("namespace", "none")
 
@@ -71,8 +73,13 @@ def _running(command: str) -> list[int]:
 
 # runner and launcher -------------------------------------------------------------------------
 def test_timeout_kills_the_whole_group(box: Scripts) -> None:
-    script = "sleep 300 & echo $! > child.pid; echo started; echo oops >&2; sleep 300"
-    result = box.run(["bash", "-c", script], cwd=box.scratch_dir("t"), timeout=1)
+    """A script that hangs for real, waited for once it has said what it says: whatever the
+    limit and the machine's speed, the limit is met after that."""
+    where = box.scratch_dir("t")
+    script = "sleep 300 & echo $! > child.pid; echo started; echo oops >&2; : > hanging; sleep 300"
+    process = box.start(["bash", "-c", script], cwd=where)
+    wait_until(lambda: (where / "hanging").exists(), "the script in its last sleep, after its output")
+    result = process.wait(0.1)
     assert result.timed_out and result.returncode is None and not result.ok
     assert result.stdout.strip() == "started" and result.tail() == "oops"
     assert "강제 종료" in result.describe()
@@ -88,7 +95,14 @@ def test_output_is_bounded(box: Scripts) -> None:
     assert result.stdout.rstrip().endswith("last")
 
 
-DAEMONISE = "(setsid sh -c 'sleep 301 & exec sleep 302' &); echo done; exit 3"
+# The script ends only once both processes it leaves run `sleep` (each has written its pid):
+# what they are called when it ends does not depend on how fast they got to exec.
+DAEMONISE = (
+    "(setsid sh -c 'sleep 301 & echo $! > d1.pid; echo $$ > d2.pid; exec sleep 302' &); "
+    "for f in d1.pid d2.pid; do "
+    'until [ -s $f ] && [ "$(cat /proc/$(cat $f)/comm 2>/dev/null)" = sleep ]; do :; done; '
+    "done; echo done; exit 3"
+)
 
 
 def test_a_daemon_a_script_leaves_is_named_and_killed(box: Scripts) -> None:
@@ -96,10 +110,7 @@ def test_a_daemon_a_script_leaves_is_named_and_killed(box: Scripts) -> None:
     result = box.run(["sh", "-c", DAEMONISE], cwd=box.scratch_dir("t"), timeout=10)
     assert result.returncode == 3 and result.stdout.strip() == "done"
     names = sorted(leftover.cmdline for leftover in result.leftovers)
-    assert names == ["sh -c sleep 301 & exec sleep 302", "sleep 301"] or names == [
-        "sleep 301",
-        "sleep 302",
-    ], names
+    assert names == ["sleep 301", "sleep 302"], names
     assert not [p for p in proctable.pids() if proctable.cmdline(p).startswith(("sleep 301", "sleep 302"))]
 
 
@@ -158,8 +169,7 @@ def test_a_signal_reaches_the_script_itself(box: Scripts) -> None:
     process = box.start(
         ["sh", "-c", "trap 'echo got TERM; exit 7' TERM; touch ready; sleep 30 & wait"], cwd=where
     )
-    while not (where / "ready").exists() and process.running():
-        time.sleep(0.01)  # the trap is set once it says ready
+    wait_until(lambda: (where / "ready").exists() or not process.running(), "the trap set")
     process.signal(signal.SIGTERM)
     result = process.wait(30)
     assert result.returncode == 7 and "got TERM" in result.stdout
@@ -191,62 +201,78 @@ def test_a_cap_on_scenarios_is_kept() -> None:
     pool.shutdown()
 
 
+# A bound on the first wave no correct run waits for: a pool that waited for it would be seen
+# by the order of events below long before it passed (SAFETY < BOUND).
+BOUND = 4 * SAFETY
+
+
 def test_the_second_wave_waits_until_the_first_is_under_way() -> None:
     """Clock-bound scenarios start their scripts first; the others wait for that (and no
-    longer), each first-wave scenario counted once, whether it says so or only ends."""
+    longer), each first-wave scenario counted once, whether it says so or only ends. Told by
+    the order of events, never by durations: each step below waits for the one before it."""
     pool = ScenarioPool()
-    said = threading.Event()
     log: list[str] = []
+    too_went, missing_may_end, other_went = threading.Event(), threading.Event(), threading.Event()
 
-    def clocked() -> None:
-        time.sleep(0.3)
+    def clocked() -> bool:
+        too_went.wait(SAFETY)  # a first-wave scenario never waits: clocked_too goes before
         log.append("clocked under way")
         pool.under_way()
         pool.under_way()  # said twice, counted once
-        said.wait(5)
+        missing_may_end.set()
+        return other_went.wait(SAFETY)  # the second wave goes while this one still runs
 
     def missing() -> None:  # a first-wave scenario that ends without starting anything
-        time.sleep(0.1)
+        missing_may_end.wait(SAFETY)
+        log.append("missing ends")
 
-    def other() -> float:
-        started = time.monotonic()
-        pool.after_first_wave(5)
+    def clocked_too() -> None:
+        pool.after_first_wave(BOUND)  # never waits in the first wave
+        log.append("clocked_too goes")
+        too_went.set()
+
+    def other() -> None:
+        pool.after_first_wave(BOUND)
         log.append("other goes")
-        return time.monotonic() - started
-
-    def clocked_too() -> float:
-        started = time.monotonic()
-        pool.after_first_wave(5)  # never waits in the first wave
-        return time.monotonic() - started
+        other_went.set()
 
     pool.define("clocked", clocked, first=True)
     pool.define("missing", missing, first=True)
     pool.define("clocked_too", clocked_too, first=True)
     pool.define("other", other)
     pool.start(["other", "clocked", "missing", "clocked_too"])
-    assert 0.2 < float(str(pool.result("other"))) < 2, log
-    assert log == ["clocked under way", "other goes"]
-    assert float(str(pool.result("clocked_too"))) < 0.1
-    said.set()
+    pool.result("other")
+    assert log == ["clocked_too goes", "clocked under way", "missing ends", "other goes"]
+    assert pool.result("clocked") is True  # went before clocked ended: no longer than needed
     pool.shutdown()
-    pool.after_first_wave(5)  # outside the pool: at once
+    pool.after_first_wave(BOUND)  # outside the pool: at once
 
 
 def test_the_second_wave_waits_no_longer_than_its_bound() -> None:
+    """A first wave that never gets under way holds the second back for its bound, and only
+    that: the second-wave scenario goes while the first-wave one is still stuck (an order of
+    events, whatever the machine's speed), after at least its bound (a timed wait is never
+    shorter than asked, on a fast machine too; a slow one only waits longer)."""
     pool = ScenarioPool()
-    stuck = threading.Event()
-    pool.define("stuck", lambda: stuck.wait(10), first=True)
+    stuck, ended = threading.Event(), threading.Event()
 
-    def other() -> float:
+    def first() -> None:
+        stuck.wait(SAFETY)  # until the test has seen the second wave go
+        ended.set()
+
+    def other() -> tuple[bool, float]:
         started = time.monotonic()
         pool.after_first_wave(0.3)
-        return time.monotonic() - started
+        return ended.is_set(), time.monotonic() - started
 
+    pool.define("stuck", first, first=True)
     pool.define("other", other)
     pool.start(["stuck", "other"])
-    assert 0.25 < float(str(pool.result("other"))) < 2
+    first_ended, waited = cast(tuple[bool, float], pool.result("other"))
     stuck.set()
     pool.shutdown()
+    assert not first_ended  # the bound let it go, not the first wave's end
+    assert waited >= 0.29  # (the clock's rounding)
 
 
 def test_under_a_cap_the_first_wave_starts_first() -> None:
@@ -270,7 +296,9 @@ def test_a_script_cannot_forge_its_keepers_report(box: Scripts) -> None:
     pipes; only the keeper's final block is read, written when the script is gone."""
     forge = (
         "import os, subprocess\n"
-        "subprocess.Popen(['setsid', 'sleep', '305'])\n"
+        "p = subprocess.Popen(['setsid', 'sleep', '305'])\n"
+        "while open(f'/proc/{p.pid}/comm').read() != 'sleep\\n':\n"  # it is `sleep` when the script ends
+        "    pass\n"
         "for pid in os.listdir('/proc'):\n"
         "    if not pid.isdigit(): continue\n"
         "    try: fds = os.listdir(f'/proc/{pid}/fd')\n"
@@ -482,15 +510,19 @@ def test_a_seal_sees_a_file_changed_added_or_swapped_for_a_fifo(tmp_path: Path) 
 def test_signals_wait_for_a_held_section_and_never_cut_the_teardown(tmp_path: Path) -> None:
     interrupts = Interrupts()
     interrupts.install()
+
+    def handled(count: int) -> Callable[[], bool]:  # the handler has run (in this thread)
+        return lambda: len(interrupts.received) == count
+
     try:
         with pytest.raises(KeyboardInterrupt), interrupts.held():
             os.kill(os.getpid(), signal.SIGINT)
-            time.sleep(0.05)
+            wait_until(handled(1), "the signal handled")
             finished = True  # the signal waited for the held section
         assert finished
-        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGINT):  # teardown: never again
-            os.kill(os.getpid(), signum)
-            time.sleep(0.05)
+        for count, signum in enumerate((signal.SIGINT, signal.SIGTERM, signal.SIGINT), 2):
+            os.kill(os.getpid(), signum)  # teardown: never again
+            wait_until(handled(count), "the signal handled")
         assert interrupts.received == [signal.SIGINT, signal.SIGINT, signal.SIGTERM, signal.SIGINT]
     finally:
         for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):

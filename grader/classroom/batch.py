@@ -43,7 +43,7 @@ from grader.classroom.results import (
     refused_results,
     write_json,
 )
-from grader.classroom.runjob import BrokerAccess, GraderRun, RunOutcome, recover, run, stop_all
+from grader.classroom.runjob import BrokerAccess, GraderRun, RunOutcome, recover, resume, run, stop_all
 from grader.classroom.submission import (
     PARTS,
     UnsafeSubmission,
@@ -169,6 +169,7 @@ class Batch:
 
     # grading ------------------------------------------------------------------------------
     def run(self) -> list[Graded]:
+        resume()  # an earlier batch of this process may have been interrupted
         self.options.out.mkdir(parents=True, exist_ok=True)
         self._clear_work()
         self.work.mkdir()

@@ -104,20 +104,24 @@ class RunOutcome:
 
 def run(job: GraderRun) -> RunOutcome:
     """Grade ``job.lab_root``; never raises for what the grader or the student's scripts do."""
+    if _stopped:  # keep what the stopped run left (its log); looked at again below, in the lock
+        return RunOutcome(None, 0.0, None, STOPPED, "")
     job.results_json.unlink(missing_ok=True)
     env = os.environ | dict(job.broker.env if job.broker else ()) | {"PYTHONDONTWRITEBYTECODE": "1"}
     started = time.monotonic()
     with job.log.open("wb") as log:
-        proc = subprocess.Popen(
-            job.argv(),
-            cwd=REPO,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-            env=env,
-            start_new_session=True,
-        )
-        with _LIVE_LOCK:
+        with _LIVE_LOCK:  # stop_all() either sees this run or this run sees it was called
+            if _stopped:
+                return RunOutcome(None, 0.0, None, STOPPED, "")
+            proc = subprocess.Popen(
+                job.argv(),
+                cwd=REPO,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                env=env,
+                start_new_session=True,
+            )
             _LIVE.add(proc)
         returncode: int | None
         try:
@@ -166,15 +170,28 @@ def _outcome(job: GraderRun, returncode: int | None, seconds: float, log: str) -
 
 _LIVE: set[subprocess.Popen[bytes]] = set()  # grader runs going on in this process
 _LIVE_LOCK = threading.Lock()
+_stopped = False  # stop_all() was called: start no grader run (until resume())
+STOPPED = "the batch was interrupted before this grader run started"
 
 
 def stop_all() -> None:
     """Stop every grader run still going (the batch was interrupted): each restores its lab
-    root on SIGTERM, and its thread then returns."""
+    root on SIGTERM, and its thread then returns. From now on ``run`` starts nothing: a thread
+    whose run was stopped would otherwise retry it (a stopped run is a fault) and the batch
+    would wait for that new grader to end by itself."""
+    global _stopped
     with _LIVE_LOCK:
+        _stopped = True
         running = list(_LIVE)
     for proc in running:
         _stop(proc)
+
+
+def resume() -> None:
+    """A new batch may start grader runs again."""
+    global _stopped
+    with _LIVE_LOCK:
+        _stopped = False
 
 
 def _stop(proc: subprocess.Popen[bytes]) -> None:

@@ -1,0 +1,20 @@
+#!/usr/bin/env python3
+import os
+import pika
+
+url = os.environ.get("EAI_AMQP_URL", "amqp://guest:guest@127.0.0.1:5672/%2F")
+connection = pika.BlockingConnection(pika.URLParameters(url))
+channel = connection.channel()
+
+channel.exchange_declare(exchange="eai.claim", exchange_type="direct", durable=True)
+channel.exchange_declare(exchange="eai.dlx", exchange_type="direct", durable=True)
+channel.queue_declare(queue="claim.in", durable=True, arguments={
+    "x-dead-letter-exchange": "eai.dlx",
+    "x-dead-letter-routing-key": "claim.dead",
+})
+channel.queue_declare(queue="claim.dead", durable=True)
+channel.queue_bind(exchange="eai.claim", queue="claim.in", routing_key="claim")
+channel.queue_bind(exchange="eai.dlx", queue="claim.dead", routing_key="claim.dead")
+
+connection.close()
+print("OK")

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+set -eu
+mkdir -p /root/eaimw/mq
+rabbitmqctl -n rabbit@localhost status > /root/eaimw/mq/status.txt
+cp "$SUBMISSION"/*.py /root/eaimw/mq/
+cd /root/eaimw/mq
+python3 topology.py
+python3 topology.py

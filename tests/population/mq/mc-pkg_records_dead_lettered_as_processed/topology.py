@@ -1,0 +1,6 @@
+import common
+
+conn, ch = common.channel()
+common.declare(ch)
+conn.close()
+print("topology declared")

@@ -1,0 +1,1 @@
+"""eaimq: the mq lab (claims through RabbitMQ)."""

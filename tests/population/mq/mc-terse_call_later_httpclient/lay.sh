@@ -1,0 +1,4 @@
+mkdir -p /root/eaimw/mq
+rabbitmqctl -n rabbit@localhost status > /root/eaimw/mq/status.txt
+cp $SUBMISSION/*.py /root/eaimw/mq/
+python3 /root/eaimw/mq/topology.py

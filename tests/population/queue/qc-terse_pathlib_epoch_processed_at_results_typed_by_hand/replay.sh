@@ -1,0 +1,2 @@
+#!/bin/bash
+[[ $1 && $1 == "${1##*/}" && -f /root/q/error/$1 ]] && mv "/root/q/error/$1" /root/q/inbox/
