@@ -14,7 +14,8 @@ Points:
   place and every scenario has started (their scripts run on while the check waits). The first
   Ctrl-C or SIGTERM ends the wait as it would end any check (KeyboardInterrupt).
 - ``teardown``: before the session's teardown (scripts killed, the student's files put back,
-  results written), that is, after the checks have stopped (after a first signal, say). The
+  results written), that is, after the checks have stopped (the last check's own teardown in
+  a whole run, the session's end after a first signal, say). The
   grader then only says it is finishing on a signal, and the wait goes on.
 """
 
@@ -53,8 +54,15 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None, None, None]:
+    if nextitem is None:  # the last check's teardown ends the session's fixtures (a whole run)
+        _hold("teardown")
+    return (yield)
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_sessionfinish(session: pytest.Session) -> Generator[None, None, None]:
-    _hold("teardown")
+    _hold("teardown")  # an interrupted run tears its fixtures down here
     return (yield)
 
 

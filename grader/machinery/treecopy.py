@@ -86,7 +86,7 @@ class _Copy:
     def tree(self, src: Path, dest: Path, top: bool, exists: bool = False) -> None:
         if not exists:
             dest.mkdir(mode=0o700)
-        src_fd = os.open(src, OPEN_DIR)
+        src_fd = os.open(src, OPEN_DIR & ~os.O_NOFOLLOW)  # the student's q/ may be a link
         try:
             dest_fd = os.open(dest, OPEN_DIR)
             try:

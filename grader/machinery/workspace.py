@@ -76,6 +76,15 @@ def _identity(path: Path) -> Identity | None:
     return (st.st_dev, st.st_ino) if stat.S_ISDIR(st.st_mode) else None
 
 
+def _entry(path: Path) -> Identity | None:
+    """(st_dev, st_ino) of whatever ``path`` is (a student's q/ may be a link to elsewhere)."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino)
+
+
 def _token_of(path: Path) -> str | None:
     try:
         return os.getxattr(path, TOKEN_XATTR, follow_symlinks=False).decode("ascii", "replace")
@@ -268,7 +277,7 @@ class Workspaces:
 
     def _put_aside(self, relative: str, aside: _Aside, empty: Collection[str]) -> list[str]:
         _can_put_aside(aside)
-        saved = _identity(aside.original)
+        saved = _entry(aside.original)
         assert saved is not None
         with self._lock:
             self._record.copies[relative] = {"saved": saved}
@@ -376,7 +385,7 @@ class Workspaces:
             for path, kind in ((aside.saved, "saved"), (aside.building, "copy")):
                 if not os.path.lexists(path):
                     continue
-                if kind == "saved" and "saved" in ids and _identity(path) == ids["saved"]:
+                if kind == "saved" and "saved" in ids and _entry(path) == ids["saved"]:
                     continue
                 if kind == "copy" and self._is_copy(path, ids, record.token):
                     continue
