@@ -13,6 +13,8 @@
 #   ./dev.sh mutants [FILE...]  mutation score of the reference solutions (a benchmark, about
 #                       half an hour on 2 cores; see bench/mutation/__main__.py)
 #   ./dev.sh class-bench  grade a generated class of 24 with --jobs 1 and the default
+#   ./dev.sh population [--lab queue|mq] [NAME...]  grade the blind population
+#                       (tests/population) and print where the grader and the writers disagree
 #
 # Installs, when missing: rabbitmq-server, bubblewrap and python3-venv from Debian's packages
 # (apt), a virtualenv .venv with this project and its dependencies from PyPI, and for the lint
@@ -130,8 +132,13 @@ case "${1:-}" in
         virtualenv ""
         exec .venv/bin/python bench/class_bench.py "${@:2}"
         ;;
+    population)
+        system_packages
+        virtualenv dev
+        exec .venv/bin/python -m tests.population.grade "${@:2}"
+        ;;
     *)
-        echo "usage: ./dev.sh grade|test|lint|types|selftest|bench|mutants|class-bench [options]" >&2
+        echo "usage: ./dev.sh grade|test|lint|types|selftest|bench|mutants|class-bench|population [options]" >&2
         exit 2
         ;;
 esac
