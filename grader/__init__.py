@@ -1,1 +1,1 @@
-"""The pytest grader of the 'queue' and 'mq' labs."""
+"""The pytest grader of the labs in its packages (see grader/labs.py)."""

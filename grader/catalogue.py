@@ -1,7 +1,9 @@
-"""What a lab is to the grader: its requirement ids, steps, headings and the paths it grades.
+"""What a lab is to the grader: its requirement ids, steps, headings and the paths it grades,
+whether it needs a broker, and the package that holds its scenarios and checks.
 
-Each lab package declares its own ``Lab`` (grader/queue/catalogue.py, grader/mq/catalogue.py);
-the plugin puts them together into one ``Catalogue``. Titles and hints are in Korean, the
+Each lab is a package of grader/ whose ``__init__`` exports ``LAB`` (a ``Lab``); grader/labs.py
+finds them and puts them together into one ``Catalogue``. Nothing outside a lab's package names
+a lab: the plugin and the class tools loop over the labs. Titles and hints are in Korean, the
 labs' language.
 """
 
@@ -16,7 +18,7 @@ class Requirement:
     id: str  # "Q3.7": the lab's letter, the step, a number within the step
     title: str  # what is checked, in Korean (the scoreboard's line, results.json's name)
     hint: str  # how to fix it: mostly the lab's own "common mistakes"
-    lab: str  # "queue" / "mq"
+    lab: str  # the name of the lab it belongs to
     points: float = 1.0  # max_score in results.json
 
     @property
@@ -26,7 +28,7 @@ class Requirement:
 
 @dataclass(frozen=True)
 class Lab:
-    name: str  # "queue": what --lab takes
+    name: str  # what --lab takes, and its package's name under grader/
     heading: str  # the Korean heading of the scoreboard
     original_title: str  # the title as the lab text has it (the source of the heading)
     steps: dict[int, str]  # step number -> its Korean title, as the lab text names it
@@ -34,6 +36,19 @@ class Lab:
     requirements: tuple[Requirement, ...]
     # script -> the id that judges how it ends: a process it leaves running fails that id
     leftover_judges: dict[str, str] = field(default_factory=dict)
+    order: int = 0  # where it comes in reports (and the order the labs are graded in)
+    needs_broker: bool = False  # its scenarios run on a RabbitMQ node (started first: the longest wait)
+    package: str = ""  # grader.<name>: its scenarios module is <package>.scenarios
+    away_note: str = ""  # said in class reports of what grading away from the pod changes
+
+    @property
+    def scenarios_module(self) -> str:
+        return f"{self.package}.scenarios"
+
+    @property
+    def fixture(self) -> str:
+        """The session fixture that brings the lab up (declared by its scenarios module)."""
+        return f"{self.name}_lab"
 
     @classmethod
     def declare(
@@ -47,6 +62,9 @@ class Lab:
         requirements: Iterable[tuple[str, str, str]],
         points: dict[str, float] | None = None,
         leftover_judges: dict[str, str] | None = None,
+        order: int = 0,
+        needs_broker: bool = False,
+        away_note: str = "",
     ) -> Lab:
         """A lab from (id, title, hint) rows; ``points`` gives ids other than 1 point."""
         reqs = tuple(
@@ -59,14 +77,18 @@ class Lab:
         judges = dict(leftover_judges or {})
         if strange := set(judges.values()) - {r.id for r in reqs}:
             raise ValueError(f"lab {name}: leftover judges name unknown ids {sorted(strange)}")
-        return cls(name, heading, original_title, steps, paths, reqs, judges)
+        package = f"grader.{name}"
+        return cls(
+            name, heading, original_title, steps, paths, reqs, judges, order, needs_broker, package, away_note
+        )
 
 
 class Catalogue:
     """Every lab's requirements by id, in the labs' order."""
 
     def __init__(self, labs: Sequence[Lab]) -> None:
-        self.labs = {lab.name: lab for lab in labs}
+        self.labs = {lab.name: lab for lab in sorted(labs, key=lambda lab: lab.order)}
+        labs = list(self.labs.values())
         self._by_id: dict[str, Requirement] = {}
         for lab in labs:
             for req in lab.requirements:
@@ -97,6 +119,19 @@ class Catalogue:
 
     def requirements(self, lab: str) -> list[Requirement]:
         return list(self.labs[lab].requirements)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(self.labs)
+
+    def needs_broker(self, names: Sequence[str]) -> bool:
+        """Some lab of ``names`` runs on a broker."""
+        return any(self.labs[name].needs_broker for name in names)
+
+    def bring_up_order(self, names: Sequence[str]) -> list[Lab]:
+        """The labs ``names`` in the order to bring them up: those on a broker first (its start
+        is the longest wait of all)."""
+        return sorted((self.labs[n] for n in names), key=lambda lab: (not lab.needs_broker, lab.order))
 
     @property
     def paths(self) -> tuple[str, ...]:

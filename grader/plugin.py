@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import importlib
 import time
-from collections.abc import Generator, Iterable, Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pytest
 
@@ -33,10 +33,6 @@ from grader.scenario import Scenarios
 from grader.session import Closing, Grading
 from grader.verdict import Check, Finding, Missing, StudentFailure
 
-if TYPE_CHECKING:
-    from grader.mq.lab import MqLab
-    from grader.queue.lab import QueueLab
-
 CONFIG = pytest.StashKey[GraderConfig]()
 BOOK = pytest.StashKey[ResultBook]()
 STARTED = pytest.StashKey[float]()
@@ -44,8 +40,6 @@ REQ = pytest.StashKey[str]()
 INTERRUPTS = pytest.StashKey[Interrupts]()
 SANDBOX = pytest.StashKey["sandbox.Sandbox | str"]()  # the one chosen, or why none can be had
 REGISTRIES = pytest.StashKey[list[Scenarios[Any]]]()  # the selected labs', first started first
-# The labs in the order they are brought up: the broker's start is the longest wait of all.
-START_ORDER = ("mq", "queue")
 GRADER = Path(__file__).resolve().parent
 
 
@@ -56,14 +50,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "req(id): the requirement id a grader check asserts")
     config.stash[CONFIG] = GraderConfig.from_pytest(config, labs=LAB_NAMES)
-    # Only the selected labs are imported (a queue-only run never loads pika nor requests);
-    # their scenarios are fixtures of their own names.
+    # Only the selected labs' scenarios are imported (a lab without a broker never loads pika
+    # nor requests); their scenarios and the lab itself are fixtures of their own names.
     config.stash[REGISTRIES] = []
-    for name in START_ORDER:
-        if name in config.stash[CONFIG].labs:
-            module = importlib.import_module(f"grader.{name}.scenarios")
-            config.pluginmanager.register(module, module.__name__)
-            config.stash[REGISTRIES].append(module.scenarios)
+    for lab in CATALOGUE.bring_up_order(config.stash[CONFIG].labs):
+        module = importlib.import_module(lab.scenarios_module)
+        config.pluginmanager.register(module, module.__name__)
+        config.stash[REGISTRIES].append(module.scenarios)
     config.stash[BOOK] = ResultBook(CATALOGUE)
     config.stash[STARTED] = time.monotonic()
     config.stash[INTERRUPTS] = Interrupts()
@@ -201,41 +194,6 @@ def _book_closing(book: ResultBook, closing: Closing) -> None:
             " 끝내세요(wait, join). 남겨 두면 채점이 끝난 뒤에도 큐를 건드립니다."
         )
         book.failed_also(rid, Finding(CATALOGUE[rid], seen, hint))
-
-
-def _wanted(session: pytest.Session) -> Iterable[str]:
-    """Every fixture a selected check asks for: the scenarios to start early."""
-    return {name for item in session.items for name in getattr(item, "fixturenames", ())}
-
-
-# The labs and the reference are imported when a selected lab is brought up, not before.
-@pytest.fixture(scope="session")
-def queue_lab(request: pytest.FixtureRequest, grading: Grading) -> QueueLab:
-    from grader.queue import scenarios
-    from grader.queue.lab import QueueLab
-    from solutions import walkthrough
-
-    reference = None if grading.config.student_mode else walkthrough.walk_queue
-    lab = QueueLab.open(grading, reference)
-    scenarios.scenarios.start(lab, _wanted(request.session))
-    return lab
-
-
-@pytest.fixture(scope="session")
-def mq_lab(request: pytest.FixtureRequest, grading: Grading) -> MqLab:
-    from grader.mq import scenarios
-    from grader.mq.lab import MqLab, Reference
-    from solutions import walkthrough
-
-    reference = None
-    if not grading.config.student_mode:
-        reference = Reference(lambda root: walkthrough.walk_mq(root, None), walkthrough.write_status)
-    wanted = set(_wanted(request.session))
-    lab = MqLab(grading, reference, scenes=len(scenarios.scenarios.names & wanted))
-    lab.pool.define("mq.stage", lab.stage.get)  # the broker starts first, on the pool
-    lab.pool.start(["mq.stage"])
-    scenarios.scenarios.start(lab, wanted)
-    return lab
 
 
 @pytest.fixture(scope="session", autouse=True)

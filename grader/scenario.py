@@ -22,12 +22,16 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterable
-from typing import Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 import pytest
 
+from grader.catalogue import Lab
 from grader.machinery.scenarios import ScenarioPool
 from grader.verdict import Missing
+
+if TYPE_CHECKING:
+    from grader.session import Grading
 
 R = TypeVar("R")
 
@@ -42,14 +46,37 @@ class Staged(Protocol):
 LabT = TypeVar("LabT", bound=Staged)
 
 
-class Scenarios(Generic[LabT]):
-    """The scenarios of one lab, read by checks through fixtures of their own names."""
+BringUp = Callable[["Grading", frozenset[str]], LabT]  # (the run, its scenarios wanted) -> the lab
 
-    def __init__(self, lab: str, lab_fixture: str) -> None:
-        self.lab = lab
-        self.lab_fixture = lab_fixture  # the session fixture that brings the lab up
+
+def wanted(session: pytest.Session) -> frozenset[str]:
+    """Every fixture a selected check asks for: the scenarios to start early."""
+    return frozenset(name for item in session.items for name in getattr(item, "fixturenames", ()))
+
+
+class Scenarios(Generic[LabT]):
+    """The scenarios of one lab, read by checks through fixtures of their own names, and how
+    the lab comes up (``bring_up``: the session fixture ``lab.fixture``, made by ``fixture``)."""
+
+    def __init__(self, lab: Lab, bring_up: BringUp[LabT]) -> None:
+        self.lab = lab.name
+        self.lab_fixture = lab.fixture  # the session fixture that brings the lab up
+        self._bring_up = bring_up
         self._defined: dict[str, Callable[[LabT], object]] = {}
         self._first: set[str] = set()
+
+    def fixture(self) -> Callable[..., LabT]:
+        """The lab's session fixture: brought up (with the scenarios some selected check reads),
+        its scenarios started on the pool. A lab's scenarios module exposes it."""
+
+        def brought_up(request: pytest.FixtureRequest, grading: Grading) -> LabT:
+            mine = wanted(request.session) & self.names
+            lab = self._bring_up(grading, mine)
+            self.start(lab, mine)
+            return lab
+
+        brought_up.__name__ = brought_up.__qualname__ = self.lab_fixture
+        return pytest.fixture(scope="session", name=self.lab_fixture)(brought_up)
 
     def __call__(self, scenario: Callable[[LabT], R | Missing]) -> Callable[..., R]:
         """Declare ``scenario``; returns the fixture (so the module exposes it to pytest)."""

@@ -1,9 +1,10 @@
 """Layers point down, and no module imports itself back through others.
 
-    grader.plugin, grader.__main__      wire the labs, the machinery and the reference
+    grader.plugin, grader.__main__      wire the labs and the machinery
       grader.classroom                  class grading around whole grader runs
-      grader.labs                       the labs this grader knows
-      grader.queue, grader.mq           one package per lab: its facts, scenarios, checks
+      grader.labs                       the labs this grader knows (found, never named)
+      grader.<lab>                      one package per lab: its facts, scenarios, checks, and
+                                        its reference (solutions, a checkout's)
         grader core                     catalogue, config, verdict, report, session, scenario
           grader.machinery              processes, snapshots, broker, partner, inotify ...
     fixtures                            pure data builders
@@ -19,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from grader.labs import LABS
+
 REPO = Path(__file__).resolve().parent.parent
 OURS = ("fixtures", "grader", "solutions")
 CORE = (
@@ -30,14 +33,14 @@ CORE = (
     "grader.scenario",
 )
 
+PACKAGES = tuple(lab.package for lab in LABS)
 # A module of the first layer may import modules of these prefixes (and its own package).
 MAY_IMPORT: dict[str, tuple[str, ...]] = {
-    "grader.plugin": OURS,
-    "grader.__main__": OURS,  # python -m grader: class-grading tools around the grader
+    "grader.plugin": ("grader.labs", "grader.classroom", *CORE, "grader.machinery", "fixtures"),
+    "grader.__main__": ("grader.labs", "grader.classroom", *CORE, "grader.machinery", "fixtures"),
     "grader.classroom": ("grader.classroom", "grader.labs", *CORE, "grader.machinery", "fixtures"),
-    "grader.labs": ("grader.queue.catalogue", "grader.mq.catalogue", "grader.catalogue"),
-    "grader.queue": ("grader.queue", *CORE, "grader.machinery", "fixtures"),
-    "grader.mq": ("grader.mq", *CORE, "grader.machinery", "fixtures"),
+    "grader.labs": ("grader.catalogue",),  # and each lab's package, found at run time
+    **{pkg: (pkg, *CORE, "grader.machinery", "fixtures", "solutions") for pkg in PACKAGES},
     **{core: (*CORE, "grader.machinery", "fixtures") for core in CORE},
     "grader.machinery": ("grader.machinery", "fixtures.atomic"),  # atomic writes, no lab data
     "grader": (),
@@ -128,6 +131,29 @@ def test_no_import_cycle() -> None:
 
 
 def test_the_check_sees_a_cycle() -> None:
-    """The graph is read right: the plugin imports the labs, which import the core."""
-    assert "grader.queue.scenarios" in GRAPH["grader.plugin"]
+    """The graph is read right: a lab's scenarios import its lab, the core its machinery."""
+    for lab in LABS:
+        assert any(m.startswith(lab.package) for m in GRAPH[lab.scenarios_module] - {lab.scenarios_module})
     assert "grader.machinery.runner" in GRAPH["grader.verdict"]
+
+
+def _strings(path: Path) -> set[str]:
+    return {
+        node.value
+        for node in ast.walk(ast.parse(path.read_text(), str(path)))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    }
+
+
+@pytest.mark.parametrize("lab", LABS, ids=lambda lab: lab.name)
+def test_no_module_outside_a_lab_names_it(lab: object) -> None:
+    """The plugin, the class tools, the core and the machinery loop over the labs: a lab's
+    name (or its package) written in any of them is a list somebody must keep in step."""
+    name, package = getattr(lab, "name"), getattr(lab, "package")  # noqa: B009
+    naming = [
+        str(path.relative_to(REPO))
+        for path in (REPO / "grader").rglob("*.py")
+        if not any(path.is_relative_to(REPO / p.replace(".", "/")) for p in PACKAGES)
+        and any(text in (name, package) or text.startswith(f"{package}.") for text in _strings(path))
+    ]
+    assert not naming, f"{naming} name the lab {name!r}"

@@ -53,6 +53,7 @@ from grader.classroom.submission import (
     submission_name,
 )
 from grader.classroom.version import code_hash, tool_version
+from grader.labs import CATALOGUE
 from grader.machinery.broker import Broker
 from grader.machinery.snapshot import tree_digest
 
@@ -68,7 +69,7 @@ def default_jobs(labs: tuple[str, ...]) -> int:
     it gets less: on the 2-core development machine two at once already changed verdicts
     (bench/class_bench.py), so one per two cores. A queue grade (~2.8 CPU-s) shares freely."""
     cores = os.cpu_count() or 1
-    return max(1, cores // 2) if "mq" in labs else cores
+    return max(1, cores // 2) if CATALOGUE.needs_broker(labs) else cores
 
 
 @dataclass(frozen=True)
@@ -202,7 +203,7 @@ class Batch:
     def _grade_all(
         self, todo: list[Submission], tree: FixtureTree, keys: dict[str, str]
     ) -> dict[str, Graded]:
-        if "mq" not in self.options.labs:
+        if not CATALOGUE.needs_broker(self.options.labs):
             return self._pool(todo, tree, keys, None, None)
         with class_broker(tree, self.options.broker) as (broker, access):
             return self._pool(todo, tree, keys, broker, access)

@@ -239,13 +239,11 @@ def render(rows: list[Row], figures: Figures) -> str:
         '<i class="e"></i>채점기 오류<i class="n"></i>채점 안 함 '
         "— 칸에 마우스를 올리면 관찰 내용이 보입니다.</p>"
     )
-    policy = ""
-    if "mq" in figures.labs:
-        policy = (
-            '<p class="note">M1.x(브로커 단계)는 학생 파드 밖에서 채점했습니다. M1.1·M1.2 는 '
-            "제출된 status.txt 로 판정하며, M1.3(살아 있는 노드)은 채점용 브로커를 보므로 "
-            "학생의 파드를 판정하지 않습니다.</p>"
-        )
+    policy = "".join(
+        f'<p class="note">{escape(CATALOGUE.labs[lab].away_note)}</p>'
+        for lab in figures.labs
+        if CATALOGUE.labs[lab].away_note
+    )
     return f"""<!DOCTYPE html>
 <html lang="ko"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

@@ -53,7 +53,7 @@ def scoreboard(results: Results, heading: str = "채점 결과") -> str:
             "",
         ]
         lines += [f"> - {fault}" for fault in results.faults] + [""]
-    for lab in ("queue", "mq"):
+    for lab in CATALOGUE.names:
         mine = [t for t in tests if t.lab == lab]
         if not mine:
             continue

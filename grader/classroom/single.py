@@ -106,7 +106,7 @@ def _grade_lab_root(options: SingleOptions, scratch: Path) -> RunOutcome:
         broker=None,
         timeout=options.timeout,
     )
-    if "mq" in options.labs:
+    if CATALOGUE.needs_broker(options.labs):
         with class_broker(tree, None) as (broker, access):
             print(f"grade: RabbitMQ {broker.label} started by the lab's mq-up.sh", flush=True)
             job = dataclasses.replace(job, broker=access)

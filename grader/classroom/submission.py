@@ -1,4 +1,5 @@
-"""The submission format: a gzipped tar of LAB_ROOT/q and LAB_ROOT/eaimw/mq plus a manifest.
+"""The submission format: a gzipped tar of every lab's directories (LAB_ROOT/q,
+LAB_ROOT/eaimw/mq: the catalogue's paths) plus a manifest.
 
     MANIFEST.json     format, lab root, time, tool version, sha256 of every regular file
     q/...             the queue lab, every file kind kept: modes, links as links, empty folders
@@ -42,12 +43,16 @@ import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import IO, NamedTuple
 
 from grader.classroom.version import tool_version
+from grader.labs import CATALOGUE
 
-PARTS = ("q", "eaimw/mq")  # what a submission holds, relative to the lab root
+PARTS = CATALOGUE.paths  # what a submission holds, relative to the lab root (every lab's)
+# Folders above a part (eaimw/ for eaimw/mq/): unpacking makes them, and they may be links.
+MADE = tuple(sorted({str(p) for part in PARTS for p in PurePosixPath(part).parents if str(p) != "."}))
+PARTS_SHOWN = ", ".join(f"{part}/" for part in PARTS)
 MANIFEST = "MANIFEST.json"
 FORMAT = "eai-lab-submission/1"
 PACKED_SUFFIXES = (".tar.gz", ".tgz", ".tar")
@@ -256,7 +261,7 @@ class Checks:
                 f"{str(shown)[:200]}: 이름 하나가 {longest} 바이트로 너무 깁니다(최대 {self.name_max})"
             )
         if name != MANIFEST and _part_of(name) is None:
-            raise UnsafeSubmission(f"{shown}: q/ 나 eaimw/mq/ 밖의 항목입니다")
+            raise UnsafeSubmission(f"{shown}: {PARTS_SHOWN} 밖의 항목입니다")
         made = self._parents(name, shown)
         upgrade = name in self.implied and entry.kind == DIR  # a folder named after its content
         if name in self.kinds and not upgrade:
@@ -304,7 +309,7 @@ class Checks:
         return made
 
     def _parents(self, name: str, shown: _Shown) -> list[str]:
-        top = "eaimw" if name.startswith("eaimw/") else ""  # unpacking makes eaimw/ if need be
+        top = _made_above(name)  # unpacking makes it if need be
         made: list[str] = []
         parent = posixpath.dirname(name)
         while parent != top:
@@ -393,7 +398,8 @@ class Checks:
                 return LINK, os.readlink(path)
         except (FileNotFoundError, NotADirectoryError):
             # Unpacking makes eaimw/ for eaimw/mq/: a folder then, that a link may lead through.
-            return (DIR if at == "eaimw" and "eaimw/mq" in self.kinds else None), ""
+            made = at in MADE and any(p.startswith(f"{at}/") and p in self.kinds for p in PARTS)
+            return (DIR if made else None), ""
         except OSError as exc:
             raise UnsafeSubmission(
                 f"{_shown(name)} -> {_shown(target)}: 링크가 가리키는 곳을 알 수 없습니다: {exc.strerror}"
@@ -428,7 +434,7 @@ class _Cursor:
         elif "/" in here and posixpath.dirname(here) == folder:
             fd = os.open("..", _DIR_FLAGS, dir_fd=self._fd)
         else:  # eaimw/ itself may be a link (the lab root's own): it is followed, as always
-            flags = _DIR_FLAGS & ~os.O_NOFOLLOW if folder == "eaimw" else _DIR_FLAGS
+            flags = _DIR_FLAGS & ~os.O_NOFOLLOW if folder in MADE else _DIR_FLAGS
             fd = os.open(folder, flags, dir_fd=self._root)
         self.close()
         self._path, self._fd = folder, fd
@@ -845,12 +851,12 @@ def unpack(archive: Path, dest: Path) -> Manifest:
             manifest, sequence = _scan(f, dest)
             f.seek(0)
             dest.mkdir(parents=True, exist_ok=True)
-            had_eaimw = os.path.lexists(dest / "eaimw")
+            had = {made for made in MADE if os.path.lexists(dest / made)}
             dest_fd = os.open(dest, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
             try:
                 _extract(f, dest_fd, dest, manifest, sequence)
             except BaseException:
-                _remove(dest_fd, had_eaimw)
+                _remove(dest_fd, had)
                 raise
             finally:
                 os.close(dest_fd)
@@ -870,7 +876,7 @@ def _extract(archive: IO[bytes], dest_fd: int, dest: Path, manifest: Manifest, s
     seen = hashlib.sha256()
     written = 0
     dirs: list[Entry] = []
-    eaimw = False
+    made_above: set[str] = set()
     try:
         for entry in tar:
             implied = entry.name in checks.implied
@@ -878,10 +884,11 @@ def _extract(archive: IO[bytes], dest_fd: int, dest: Path, manifest: Manifest, s
             seen.update(repr(entry).encode())
             if entry.name == MANIFEST:
                 continue
-            if not eaimw and entry.name.startswith("eaimw/"):
-                with contextlib.suppress(FileExistsError):
-                    os.mkdir("eaimw", dir_fd=dest_fd)
-                eaimw = True
+            for above in MADE:
+                if above not in made_above and entry.name.startswith(f"{above}/"):
+                    with contextlib.suppress(FileExistsError):
+                        os.mkdir(above, dir_fd=dest_fd)
+                    made_above.add(above)
             for folder in made:
                 os.mkdir(posixpath.basename(folder), dir_fd=cursor.at(posixpath.dirname(folder)))
             folder, name = posixpath.split(entry.name)
@@ -926,13 +933,19 @@ def _write_file(tar: _Tar, entry: Entry, dir_fd: int, name: str, expected: str) 
         os.utime(out.fileno(), (entry.mtime, entry.mtime))
 
 
-def _remove(dest_fd: int, had_eaimw: bool) -> None:
-    """Undo a refused unpack: the parts did not exist before it, so they go whole."""
+def _remove(dest_fd: int, had: set[str]) -> None:
+    """Undo a refused unpack: the parts did not exist before it, so they go whole (and the
+    folders above them it made)."""
     for part in PARTS:
         _remove_tree(dest_fd, part)
-    if not had_eaimw:
+    for above in sorted(set(MADE) - had, key=len, reverse=True):
         with contextlib.suppress(OSError):  # not empty: it was not ours alone
-            os.rmdir("eaimw", dir_fd=dest_fd)
+            os.rmdir(above, dir_fd=dest_fd)
+
+
+def _made_above(name: str) -> str:
+    """The folder above a part that ``name`` is under ("" for none): unpacking makes it."""
+    return next((m for m in sorted(MADE, key=len, reverse=True) if name.startswith(f"{m}/")), "")
 
 
 def _remove_tree(root_fd: int, top: str) -> None:
@@ -996,7 +1009,9 @@ def find_lab_root(folder: Path) -> Path:
     inside = [p for p in folder.iterdir() if not p.name.startswith(".")]
     if len(inside) == 1 and inside[0].is_dir() and not inside[0].is_symlink():
         return find_lab_root(inside[0])
-    raise UnsafeSubmission(f"{folder}: q/ 도 eaimw/mq/ 도 없습니다(실습 파일을 그 이름의 폴더로 올리세요)")
+    raise UnsafeSubmission(
+        f"{folder}: {PARTS_SHOWN} 가 하나도 없습니다(실습 파일을 그 이름의 폴더로 올리세요)"
+    )
 
 
 def packed_file_in(folder: Path) -> Path | None:

@@ -157,4 +157,10 @@ MQ = Lab.declare(
     requirements=REQUIREMENTS,
     # A process a script leaves running fails the id that judges how that script ends.
     leftover_judges={"topology.py": "M2.1", "publish.py": "M3.1", "consumer.py": "M4.2"},
+    order=2,
+    needs_broker=True,
+    away_note=(
+        "M1.x(브로커 단계)는 학생 파드 밖에서 채점했습니다. M1.1·M1.2 는 제출된 status.txt 로 판정하며, "
+        "M1.3(살아 있는 노드)은 채점용 브로커를 보므로 학생의 파드를 판정하지 않습니다."
+    ),
 )

@@ -67,6 +67,19 @@ def choose_broker(grading: Grading) -> Broker:
 
 
 class MqLab:
+    @classmethod
+    def bring_up(cls, grading: Grading, wanted: frozenset[str]) -> MqLab:
+        """The lab of a run, its broker starting on the pool at once (the longest wait)."""
+        reference = None
+        if not grading.config.student_mode:
+            from solutions import walkthrough  # a checkout's: a student build has no solutions
+
+            reference = Reference(lambda root: walkthrough.walk_mq(root, None), walkthrough.write_status)
+        lab = cls(grading, reference, scenes=len(wanted))
+        lab.pool.define("mq.stage", lab.stage.get)
+        lab.pool.start(["mq.stage"])
+        return lab
+
     def __init__(self, grading: Grading, reference: Reference | None, scenes: int = 0) -> None:
         """``scenes``: how many scenes may want a partner (as many are started while a broker
         boots)."""

@@ -18,6 +18,7 @@ from fixtures.claims import Outcome
 from grader.machinery import acting
 from grader.machinery.broker import BrokerUnavailable
 from grader.mq import amqp, drive, edges
+from grader.mq.catalogue import MQ
 from grader.mq.lab import MqLab, Stage
 from grader.mq.live import Figures, VhostWatch
 from grader.mq.records import (
@@ -35,7 +36,8 @@ from grader.mq.records import (
 from grader.scenario import Scenarios
 from grader.verdict import Missing
 
-scenarios: Scenarios[MqLab] = Scenarios("mq", lab_fixture="mq_lab")
+scenarios: Scenarios[MqLab] = Scenarios(MQ, MqLab.bring_up)
+mq_lab = scenarios.fixture()
 
 # How long consumers that must end by themselves run (--max-seconds). Whole seconds, so a
 # student's `type=int` for --max-seconds is graded like `type=float`. Every other consumer gets

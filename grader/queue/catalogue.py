@@ -155,4 +155,5 @@ QUEUE = Lab.declare(
     requirements=REQUIREMENTS,
     # A process a script leaves running fails the id that judges how that script ends.
     leftover_judges={"consume.py": "Q3.3", "lag.sh": "Q7.1", "replay.sh": "Q8.1"},
+    order=1,
 )

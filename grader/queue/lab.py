@@ -44,6 +44,16 @@ class QueueLab:
     _lanes: queue.SimpleQueue[QueueLab] | None = field(default=None, repr=False)
 
     @classmethod
+    def bring_up(cls, grading: Grading, wanted: frozenset[str]) -> QueueLab:
+        """The lab of a run: the student's q/, or the reference walked into the run's lab root."""
+        reference = None
+        if not grading.config.student_mode:
+            from solutions import walkthrough  # a checkout's: a student build has no solutions
+
+            reference = walkthrough.walk_queue
+        return cls.open(grading, reference)
+
+    @classmethod
     def open(cls, grading: Grading, reference: LayOut | None) -> QueueLab:
         """The student's q/ saved before anything changes it (laid out first by the reference
         walkthrough when grading the reference solution), and its working copies."""
