@@ -14,6 +14,7 @@ import yaml
 
 from fixtures.tree import FixtureTree
 from grader.classroom.version import REPO
+from grader.labs import CATALOGUE
 from solutions.walkthrough import walk_mq, walk_queue
 from tests.classgen import split
 from tests.classroom import processes_under, root_state
@@ -69,7 +70,7 @@ def test_a_correct_repository_passes(
     run = _grade_step(tmp_path / "ws", tmp_path / "root")
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
     summary = (tmp_path / "ws" / "summary.md").read_text()
-    assert summary.startswith("## 채점 결과: 53/53 통과\n")
+    assert summary.startswith(f"## 채점 결과: {len(CATALOGUE)}/{len(CATALOGUE)} 통과\n")
     results = json.loads((tmp_path / "ws" / "results.json").read_text())
     assert {t["status"] for t in results["tests"]} == {"passed"}
     assert not processes_under(tmp_path)
