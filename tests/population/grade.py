@@ -123,7 +123,10 @@ def grade_one(
     if broker:
         env["EAI_AMQP_URL"] = broker.broker.amqp_url("/")
     said = lay_out(submission, home, tree.root, env)
+    # The scripts see their lab root where the student's pod has it (they may hard-code /root/q).
     args: tuple[str, ...] = (
+        "--scripts-root",
+        "/root",
         *(broker.args if broker else ()),
         *(("--grader-seed", str(seed)) if seed else ()),
     )
