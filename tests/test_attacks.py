@@ -162,22 +162,22 @@ ATTACKS: dict[str, str] = {
     # results and into the student's own q/ once it is back: out of every subtree, found by its
     # identity. It must not outlive the grader.
     "fork_chain": """
-        chain = '''
-import os, time
-token = "{token}"
-end = time.time() + 120
-while time.time() < end:
-    for path, text in (("{results}", '{{"score": 999}}'), ("{root}/q/owned-" + token, "x")):
-        try:
-            with open(path, "w") as f:
-                f.write(text)
-        except OSError:
-            pass
-    time.sleep(0.002)
-    if os.fork():
-        os._exit(0)
-'''
-        subprocess.Popen([sys.executable, "-c", chain, "{token}"], env={{}}, start_new_session=True)
+        chain = "\\n".join([
+            "import os, sys, time",
+            "end = time.time() + 120",
+            "while time.time() < end:",
+            "    for path, text in ((sys.argv[2], '{{\\"score\\": 999}}'), (sys.argv[3], 'x')):",
+            "        try:",
+            "            with open(path, 'w') as f:",
+            "                f.write(text)",
+            "        except OSError:",
+            "            pass",
+            "    time.sleep(0.002)",
+            "    if os.fork():",
+            "        os._exit(0)",
+        ])
+        argv = [sys.executable, "-c", chain, "{token}", "{results}", "{root}/q/owned-{token}"]
+        subprocess.Popen(argv, env={{}}, start_new_session=True)
     """,
     # Stopped by itself: a frozen script is a FAIL within its time limit, never a hung grade.
     "stopped": """

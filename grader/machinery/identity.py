@@ -24,7 +24,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -151,11 +151,26 @@ class Identity:
 
     # what the scripts may write --------------------------------------------------------------
     def hand_over(self, path: Path) -> None:
-        """``path`` and everything below it (links not followed) now belong to the identity."""
+        """``path`` and everything below it (links not followed, any depth and path length) now
+        belong to the identity."""
         os.lchown(path, self.uid, self.gid)
-        if path.is_dir() and not path.is_symlink():
-            for entry in _walk(path):
-                os.lchown(entry, self.uid, self.gid)
+        if not path.is_dir() or path.is_symlink():
+            return
+        flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+        stack = [os.open(path, flags)]
+        try:
+            while stack:
+                fd = stack.pop()
+                try:
+                    for entry in os.scandir(fd):
+                        os.chown(entry.name, self.uid, self.gid, dir_fd=fd, follow_symlinks=False)
+                        if entry.is_dir(follow_symlinks=False):
+                            stack.append(os.open(entry.name, flags, dir_fd=fd))
+                finally:
+                    os.close(fd)
+        finally:
+            for fd in stack:
+                os.close(fd)
 
     @contextlib.contextmanager
     def handed(self, path: Path) -> Iterator[Path]:
@@ -163,10 +178,3 @@ class Identity:
         path.mkdir(parents=True, exist_ok=True)
         yield path
         self.hand_over(path)
-
-
-def _walk(root: Path) -> Iterable[Path]:
-    for dirpath, dirnames, filenames in os.walk(root):
-        here = Path(dirpath)
-        for name in dirnames + filenames:
-            yield here / name

@@ -97,37 +97,46 @@ class _Copy:
             os.close(src_fd)
 
     def _tree(self, src_fd: int, dest_fd: int, where: str, top: bool) -> None:
-        st = os.fstat(src_fd)
-        for entry in sorted(os.scandir(src_fd), key=lambda e: e.name):
-            name, at = entry.name, f"{where}/{entry.name}"
-            est = entry.stat(follow_symlinks=False)
-            if top and name in self.empty:
-                os.mkdir(name, dir_fd=dest_fd)  # the grader empties it before any script runs
-            elif stat.S_ISDIR(est.st_mode):
-                self._subtree(src_fd, dest_fd, name, at)
-            elif stat.S_ISREG(est.st_mode):
-                self._file(src_fd, name, dest_fd, name, at)
-            elif stat.S_ISLNK(est.st_mode):
-                self._link(src_fd, dest_fd, name, at)
-            else:
-                self.left_out.append(f"{shown(at)} (특수 파일: 열지 않음)")
-        _same_metadata(st, dest_fd)
-
-    def _subtree(self, src_fd: int, dest_fd: int, name: str, at: str) -> None:
-        os.mkdir(name, 0o700, dir_fd=dest_fd)
+        """Copy the directory ``src_fd`` into ``dest_fd``, depth first without recursion (a tree
+        2,000 folders deep is copied like a flat one): each folder's metadata set once it is full."""
+        # (source, copy, path for messages, top level?, entries left, the source's stat)
+        stack = [
+            (src_fd, dest_fd, where, top, sorted(os.scandir(src_fd), key=lambda e: e.name), os.fstat(src_fd))
+        ]
+        opened: list[int] = []
         try:
-            sub = os.open(name, OPEN_DIR, dir_fd=src_fd)
-        except OSError as exc:
-            self.left_out.append(f"{shown(at)} ({exc.strerror})")
-            return
-        try:
-            out = os.open(name, OPEN_DIR, dir_fd=dest_fd)
-            try:
-                self._tree(sub, out, at, top=False)
-            finally:
-                os.close(out)
+            while stack:
+                src, dest, at_dir, at_top, left, st = stack[-1]
+                if not left:
+                    _same_metadata(st, dest)
+                    stack.pop()
+                    continue
+                entry = left.pop(0)
+                name, at = entry.name, f"{at_dir}/{entry.name}"
+                est = entry.stat(follow_symlinks=False)
+                if at_top and name in self.empty:
+                    os.mkdir(name, dir_fd=dest)  # the grader empties it before any script runs
+                elif stat.S_ISDIR(est.st_mode):
+                    os.mkdir(name, 0o700, dir_fd=dest)
+                    try:
+                        sub = os.open(name, OPEN_DIR, dir_fd=src)
+                    except OSError as exc:
+                        self.left_out.append(f"{shown(at)} ({exc.strerror})")
+                        continue
+                    opened.append(sub)
+                    out = os.open(name, OPEN_DIR, dir_fd=dest)
+                    opened.append(out)
+                    below = sorted(os.scandir(sub), key=lambda e: e.name)
+                    stack.append((sub, out, at, False, below, os.fstat(sub)))
+                elif stat.S_ISREG(est.st_mode):
+                    self._file(src, name, dest, name, at)
+                elif stat.S_ISLNK(est.st_mode):
+                    self._link(src, dest, name, at)
+                else:
+                    self.left_out.append(f"{shown(at)} (특수 파일: 열지 않음)")
         finally:
-            os.close(sub)
+            for fd in opened:
+                os.close(fd)
 
     def _link(self, src_fd: int, dest_fd: int, name: str, at: str) -> None:
         points_to = os.readlink(name, dir_fd=src_fd)
