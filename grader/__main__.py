@@ -4,6 +4,7 @@ python -m grader pack --lab-root /root -o FILE.tar.gz
 python -m grader batch SUBMISSION... --out DIR [--jobs N] [--lab queue|mq] [--force]
 python -m grader grade SUBMISSION --lab-root /root --results-json F [--markdown F]
 python -m grader gradescope -o autograder.zip
+python -m grader dist -o DIR
 """
 
 from __future__ import annotations
@@ -84,6 +85,14 @@ def cmd_gradescope(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_dist(args: argparse.Namespace) -> int:
+    from grader.classroom.gradescope import build_dist
+
+    names = build_dist(args.output)
+    print(f"dist: {args.output} ({len(names)} files; no reference solutions)")
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m grader", description=__doc__.splitlines()[0])
     p.add_argument("--version", action="version", version=tool_version())
@@ -151,6 +160,10 @@ def parser() -> argparse.ArgumentParser:
         "written at all (withhold: Gradescope shows a failed run, not 0 points)",
     )
     grade.set_defaults(func=cmd_grade)
+
+    dist = sub.add_parser("dist", help="the grader directory students get in their pods (no solutions)")
+    dist.add_argument("-o", "--output", type=Path, required=True)
+    dist.set_defaults(func=cmd_dist)
 
     bundle = sub.add_parser("gradescope", help="build the Gradescope autograder bundle")
     bundle.add_argument("-o", "--output", type=Path, default=Path("autograder.zip"))

@@ -49,6 +49,22 @@ LabT = TypeVar("LabT", bound=Staged)
 BringUp = Callable[["Grading", frozenset[str]], LabT]  # (the run, its scenarios wanted) -> the lab
 
 
+class NoReference(RuntimeError):
+    """The reference solutions are not in this build (a student's, a Gradescope bundle)."""
+
+
+def reference_walkthrough() -> object:
+    """solutions.walkthrough, the reference answer walked into a lab root: a checkout's alone."""
+    try:
+        from solutions import walkthrough
+    except ModuleNotFoundError as exc:
+        raise NoReference(
+            "this grader holds no reference solutions (a student build or a bundle): grading the "
+            "reference is a checkout's job; grade a student's work with --lab-root"
+        ) from exc
+    return walkthrough
+
+
 def wanted(session: pytest.Session) -> frozenset[str]:
     """Every fixture a selected check asks for: the scenarios to start early."""
     return frozenset(name for item in session.items for name in getattr(item, "fixturenames", ()))

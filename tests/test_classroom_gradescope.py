@@ -9,6 +9,7 @@ import os
 import shutil
 import stat
 import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
@@ -173,3 +174,45 @@ def test_a_harness_failure_is_reported_as_a_fault(fixture_tree: FixtureTree, tmp
     assert code == GRADER_FAULT and data["extra_data"]["gradable"] is False
     assert "fixture tree" in data["extra_data"]["grader_errors"][0]
     assert {t["extra_data"]["outcome"] for t in data["tests"]} == {"error"}
+
+
+def test_what_leaves_the_checkout_holds_no_reference(tmp_path: Path) -> None:
+    """The Gradescope bundle and the students' build carry the grader and the fixtures, never
+    the reference solutions nor the self-tests; and such a build refuses to grade a reference
+    (a checkout's job) with a harness error, not a grade."""
+    bundle = build_bundle(tmp_path / "autograder.zip")
+    dist = tmp_path / "dist"
+    from grader.classroom.gradescope import build_dist
+
+    shipped = build_dist(dist)
+    for names in (bundle, shipped):
+        assert any(n.startswith("grader/") for n in names) and any(n.startswith("fixtures/") for n in names)
+        assert not [n for n in names if n.startswith(("solutions/", "tests/", "bench/", ".git"))]
+    results = tmp_path / "reference.json"
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "grader",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "--lab",
+            "queue",
+            "--results-json",
+            str(results),
+            "--state-dir",
+            str(tmp_path / "state"),
+        ],
+        cwd=dist,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "PYTHONPATH": ""},
+        check=False,
+    )
+    data = json.loads(results.read_text())
+    assert run.returncode != 0 and data["extra_data"]["gradable"] is False, run.stdout[-2000:]
+    assert {t["extra_data"]["outcome"] for t in data["tests"]} == {"error"}
+    assert "reference" in data["tests"][0]["output"]

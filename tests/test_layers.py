@@ -40,8 +40,10 @@ MAY_IMPORT: dict[str, tuple[str, ...]] = {
     "grader.__main__": ("grader.labs", "grader.classroom", *CORE, "grader.machinery", "fixtures"),
     "grader.classroom": ("grader.classroom", "grader.labs", *CORE, "grader.machinery", "fixtures"),
     "grader.labs": ("grader.catalogue",),  # and each lab's package, found at run time
-    **{pkg: (pkg, *CORE, "grader.machinery", "fixtures", "solutions") for pkg in PACKAGES},
+    **{pkg: (pkg, *CORE, "grader.machinery", "fixtures") for pkg in PACKAGES},
     **{core: (*CORE, "grader.machinery", "fixtures") for core in CORE},
+    # The reference (a checkout's alone) comes to the labs through one door.
+    "grader.scenario": (*CORE, "grader.machinery", "fixtures", "solutions"),
     "grader.machinery": ("grader.machinery", "fixtures.atomic"),  # atomic writes, no lab data
     "grader": (),
     "fixtures": ("fixtures",),

@@ -1,8 +1,16 @@
-"""The Gradescope autograder bundle: ``python -m grader gradescope -o autograder.zip``.
+"""What leaves the checkout: the Gradescope autograder bundle and the students' build.
 
-setup.sh, run_autograder     at the zip's root (Gradescope's specification)
-conftest.py, pyproject.toml, README.md, grader/, fixtures/, solutions/
-                             this grader, installed by setup.sh from /autograder/source
+    python -m grader gradescope -o autograder.zip
+        setup.sh, run_autograder     at the zip's root (Gradescope's specification)
+        conftest.py, pyproject.toml, README.md, grader/, fixtures/
+                                     this grader, installed by setup.sh from /autograder/source
+    python -m grader dist -o DIR
+        conftest.py, pyproject.toml, README.md, grader/, fixtures/
+                                     the grader directory a lab pod gets (`pytest grader
+                                     --lab-root /root` in it)
+
+Neither holds the reference solutions (solutions/) nor the self-tests: what a student's script
+could read must not help it cheat. Grading the reference is a checkout's job.
 """
 
 from __future__ import annotations
@@ -17,13 +25,14 @@ from grader.classroom.version import REPO
 SCRIPTS = REPO / "templates" / "gradescope"
 ENTRY_POINTS = ("setup.sh", "run_autograder")
 SOURCE_FILES = ("conftest.py", "pyproject.toml", "README.md")
-SOURCE_TREES = ("grader", "fixtures", "solutions")
+SOURCE_TREES = ("grader", "fixtures")  # never solutions/: the reference stays in the checkout
 FIXED_TIME = (2020, 1, 1, 0, 0, 0)  # the same bytes for the same source
 
 
-def _source() -> Iterator[tuple[str, Path]]:
-    for name in ENTRY_POINTS:
-        yield name, SCRIPTS / name
+def _source(entry_points: bool = True) -> Iterator[tuple[str, Path]]:
+    if entry_points:
+        for name in ENTRY_POINTS:
+            yield name, SCRIPTS / name
     for name in SOURCE_FILES:
         yield name, REPO / name
     for tree in SOURCE_TREES:
@@ -46,6 +55,21 @@ def build_bundle(out: Path) -> list[str]:
             info.compress_type = zipfile.ZIP_DEFLATED
             bundle.writestr(info, path.read_bytes())
             names.append(name)
+    return names
+
+
+def build_dist(out: Path) -> list[str]:
+    """The students' grader directory at ``out`` (new or empty); returns what it holds."""
+    out.mkdir(parents=True, exist_ok=True)
+    if any(out.iterdir()):
+        raise FileExistsError(f"{out} is not empty")
+    names = []
+    for name, path in _source(entry_points=False):
+        target = out / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(path.read_bytes())
+        target.chmod(stat.S_IMODE(path.stat().st_mode))
+        names.append(name)
     return names
 
 

@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from fixtures.claims import ClaimSet
 from fixtures.tree import MQ_PLUGINS
@@ -19,7 +20,7 @@ from grader.machinery.runner import Process, RunResult
 from grader.machinery.scenarios import Once, ScenarioPool
 from grader.mq.catalogue import MQ_DIR
 from grader.mq.live import Watch
-from grader.scenario import timing
+from grader.scenario import reference_walkthrough, timing
 from grader.session import Grading, Scripts
 
 SCRIPT_TIMEOUT = 20.0  # topology.py, publish.py
@@ -72,8 +73,7 @@ class MqLab:
         """The lab of a run, its broker starting on the pool at once (the longest wait)."""
         reference = None
         if not grading.config.student_mode:
-            from solutions import walkthrough  # a checkout's: a student build has no solutions
-
+            walkthrough: Any = reference_walkthrough()  # a checkout's: a student build has none
             reference = Reference(lambda root: walkthrough.walk_mq(root, None), walkthrough.write_status)
         lab = cls(grading, reference, scenes=len(wanted))
         lab.pool.define("mq.stage", lab.stage.get)

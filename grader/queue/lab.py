@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 from fixtures.queue_messages import QueueSet
 from grader.machinery import acting
@@ -18,6 +19,7 @@ from grader.machinery.scenarios import ScenarioPool
 from grader.machinery.textfile import kind
 from grader.queue import ledger, queuedir
 from grader.queue.catalogue import Q_DIR
+from grader.scenario import reference_walkthrough
 from grader.session import Grading, Lane, Scripts
 from grader.verdict import Missing
 
@@ -48,8 +50,7 @@ class QueueLab:
         """The lab of a run: the student's q/, or the reference walked into the run's lab root."""
         reference = None
         if not grading.config.student_mode:
-            from solutions import walkthrough  # a checkout's: a student build has no solutions
-
+            walkthrough: Any = reference_walkthrough()  # a checkout's: a student build has none
             reference = walkthrough.walk_queue
         return cls.open(grading, reference)
 
