@@ -173,7 +173,10 @@ class Batch:
         resume()  # an earlier batch of this process may have been interrupted
         self.options.out.mkdir(parents=True, exist_ok=True)
         self._clear_work()
-        self.work.mkdir()
+        # Graders at once pass through here to their own submission (0700 each, opened to its
+        # grader's script identity alone in host mode) and to the fixture tree.
+        self.work.mkdir(mode=0o711)
+        self.work.chmod(0o711)
         try:
             tree = fixture_tree(self.options.fixtures_dir, self.work)
             keys = {s.name: self.key(s, tree) for s in self.submissions}
@@ -264,6 +267,7 @@ class Batch:
         started = time.monotonic()
         try:
             try:
+                work.mkdir(mode=0o700, exist_ok=True)  # another student's scripts never read it
                 lay_out(submission.path, work / "root")
             except UnsafeSubmission as exc:
                 data = refused_results(self.options.labs, str(exc))
