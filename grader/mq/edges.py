@@ -312,33 +312,30 @@ PREFETCH_TWO = _edge(
 )
 
 # step 8: de-duplication ---------------------------------------------------------------------------
-DUP_ADJACENT = _edge(
-    "DUP_ADJACENT",
-    "M8.1",
-    "dedup",
-    """The same message_id twice in claim.in before the consumer starts: one POST, both acked.
-    Calls are counted once claim.in is empty and a barrier claim (one more good claim, POSTed
-    and acked) shows the consumer has finished with both copies.""",
-    "같은 message_id 두 건이 연달아 대기",
-)
 DUP_LATER = _edge(
     "DUP_LATER",
     "M8.1",
     "dedup",
-    """Published again after it was acked, to the same process: no POST, acked (not left
-    unacked, not dead-lettered); counted after a barrier claim too. A consumer that ended by
-    itself long before its --max-seconds (the queue was empty for a moment) is told so.""",
-    "ack 한 뒤 같은 프로세스에 다시 옴",
+    """A claim processed with success (POSTed, 201, acked), then published again to the same
+    process: no POST, acked (not left unacked, not dead-lettered); calls counted after a
+    barrier claim. Two copies waiting at once are no part of it: a consumer working on both
+    at once POSTs both, and the catalogue asks nothing of that. A consumer that ended by itself
+    long before its --max-seconds (the queue was empty for a moment) is told so.""",
+    "성공한 뒤 같은 프로세스에 다시 옴",
 )
 DUP_AFTER_KILL = _edge(
     "DUP_AFTER_KILL",
     "M8.2",
     "dedup",
-    """That process SIGKILLed right after it acked the barrier claim; the claim published again
-    with other bytes (one-line JSON, same message_id); a new consumer process on the same
-    EAI_MQ_DB: no POST, acked, and it does not crash (when it ends is M4.2's business). Records
-    kept in memory until exit, or never committed, fail.""",
-    "SIGKILL 뒤 다시 띄운 소비자(같은 EAI_MQ_DB)",
+    """A fresh claim published with SQLite's write lock held on EAI_MQ_DB, and that process
+    SIGKILLed as soon as it is seen to have acked it: a consumer that records before its ack
+    waits at the lock (seen asleep with the file open, its POST answered) and is let go on to
+    record and ack first; one that acks first is killed with its record unwritten, in every
+    run. Then that claim and the earlier one, published again (one-line JSON, same
+    message_id), to a new consumer process on the same EAI_MQ_DB: no POST for either, both
+    acked, and it does not crash (when it ends is M4.2's business). Records kept in memory
+    until exit, never committed, or written after the ack fail.""",
+    "ack 직후 SIGKILL 뒤 다시 띄운 소비자(같은 EAI_MQ_DB)",
 )
 DB_AT_PATH = _edge(
     "DB_AT_PATH",

@@ -125,14 +125,16 @@ class PrefetchRun:
 
 @dataclass(frozen=True)
 class DedupRuns:
-    claim: Claim
-    first: RunResult  # SIGKILLed right after it acked the repeat
-    calls_after_adjacent: int  # the same message_id twice in the queue before it started
-    adjacent: Figures  # claim.in and claim.dead once both were handled (or when it gave up)
-    calls_after_repeat: int  # published again, same process
+    claim: Claim  # processed, then published again to the same process (M8.1)
+    fresh: Claim  # processed with its record held back, the process killed right after its ack
+    first: RunResult  # that process, SIGKILLed
+    calls_after_success: int  # POSTs of ``claim`` once it had succeeded (one, when all is well)
+    calls_after_repeat: int  # ... once it was published again, same process
     repeat: Figures
     ended_before_repeat: bool  # it had ended by itself (long before its --max-seconds) by then
-    restart: ConsumerRun  # a new process on the same EAI_MQ_DB, run to its end
+    fresh_ack_seen: bool  # the kill came right after ``fresh`` was acked (else: it never was)
+    fresh_calls_before_kill: int  # POSTs of ``fresh`` before the kill
+    restart: ConsumerRun  # both published again to a new process on the same EAI_MQ_DB
     db_exists: bool
     db_is_sqlite: bool
     db_names_it: bool  # a table of it holds the message_id

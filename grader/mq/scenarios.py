@@ -6,20 +6,26 @@ seed only varies values inside a class), and records what the broker and the cla
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import signal
 import socket
+import sqlite3
 import time
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 import requests
 
-from fixtures.claims import Outcome
+from fixtures.claims import Claim, Outcome
 from grader.machinery import acting
 from grader.machinery.broker import BrokerUnavailable
+from grader.machinery.runner import Process, RunResult
+from grader.machinery.waiting import waiting_on
 from grader.mq import amqp, drive, edges
 from grader.mq.catalogue import MQ
-from grader.mq.lab import MqLab, Stage
+from grader.mq.lab import MqLab, Scene, Stage
 from grader.mq.live import Figures, VhostWatch
 from grader.mq.records import (
     ConsumerRun,
@@ -56,6 +62,7 @@ TAKE_WAIT = drive.TAKE_WAIT  # for a started consumer to take its first message
 HELD_WAIT = 30.0  # for the consumer's request to reach a holding partner
 SETTLE_WAIT = drive.SETTLE_WAIT  # for messages to be acked (or dead-lettered)
 AFTER_KILL = 5.0  # for a SIGKILLed consumer to be reaped
+
 NACK_POLICY_WAIT = 10.0  # for the reject-publish policy to take effect
 NODE_TIMEOUT = 60.0  # rabbitmqctl eval of the live memory limit
 
@@ -371,46 +378,109 @@ def prefetch_two(lab: MqLab) -> PrefetchRun | Missing:
 
 
 # step 8 --------------------------------------------------------------------------------------
+@contextlib.contextmanager
+def _record_held(scene: Scene) -> Iterator[Callable[[], None]]:
+    """SQLite's write lock held on the consumer's EAI_MQ_DB (as the scripts: it is theirs), so
+    that no record can be written until ``release()`` (or the block's end). Nothing is held
+    when the file is not there or not SQLite (M8.3 says so)."""
+    conn: sqlite3.Connection | None = None
+    with acting.as_scripts(scene.lab.grading.identity):
+        if drive.is_sqlite(scene.db):
+            with contextlib.suppress(sqlite3.Error):
+                conn = sqlite3.connect(scene.db, timeout=10, isolation_level=None)
+                conn.execute("BEGIN IMMEDIATE")
+
+    def release() -> None:
+        nonlocal conn
+        if conn is not None:
+            with acting.as_scripts(scene.lab.grading.identity), contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+                conn.close()
+            conn = None
+
+    try:
+        yield release
+    finally:
+        release()
+
+
+def _kill_right_after_its_ack(scene: Scene, process: Process, claim: Claim) -> tuple[RunResult, bool]:
+    """Publish ``claim`` with the record held (_record_held) and SIGKILL the consumer as soon as
+    it is seen to have acked it: whatever it does after its ack never happens. A consumer that
+    records before it acks waits at the lock first (seen: asleep with EAI_MQ_DB open, its POST
+    answered), and is let go on then, to record and ack; one that acks first is killed with its
+    record unwritten, every run. Returns the run and whether the ack was seen."""
+    assert scene.partner is not None
+    watch = drive.watch(scene)
+    files = [scene.db, *(scene.db.with_name(scene.db.name + s) for s in ("-journal", "-wal", "-shm"))]
+    partner = scene.partner
+
+    def answered(stats: dict[str, Any]) -> bool:
+        return any(c["guid"] == claim.guid and c["status"] == 201 for c in stats["calls"])
+
+    def acked(figures: Figures) -> bool:
+        return figures.in_claim == 0
+
+    def waiting() -> bool:
+        return waiting_on(process.pid, files) and answered(partner.stats())
+
+    with _record_held(scene) as release:
+        amqp.publish(scene.url, claim)
+        partner.wait_for(lambda s: answered(s) or not process.running(), timeout=drive.TAKE_WAIT)
+        # Either comes at once for a consumer that does anything at all: the bound only stops
+        # one that neither acks nor records (it is then killed, and M8.2 judges what it left).
+        seen = watch.when(acked, drive.TAKE_WAIT, until=lambda: not process.running() or waiting())
+        if seen is None and process.running() and waiting():
+            release()  # it waits to record before its ack: let it record, then ack
+            seen = watch.when(acked, drive.SETTLE_WAIT, until=lambda: not process.running())
+        process.signal(signal.SIGKILL)
+        return process.wait(AFTER_KILL), seen is not None
+
+
 @scenarios
 def dedup(lab: MqLab) -> DedupRuns | Missing:
-    """M8.1–M8.3: one message_id twice in the queue, again after its ack to the same process,
-    and again to a new process after the first was SIGKILLed right after an ack."""
+    """M8.1–M8.3: a message_id published again after its success, to the same process; then a
+    fresh claim with the process SIGKILLed right after its ack (its record held back until then,
+    so the window is hit every run), and both published again to a new process on the same
+    EAI_MQ_DB."""
     if missing := drive.missing(lab, "consumer.py"):
         return missing
-    claim = drive.claims(lab, "dedup", good=1)[0]
+    claim, fresh = drive.claims(lab, "dedup", good=2)
     with lab.scene("dedup") as scene:
         watch = drive.watch(scene)
         partner = scene.partner
         assert partner is not None
         amqp.declare_topology(scene.url)
-        amqp.publish(scene.url, claim, claim)
+        amqp.publish(scene.url, claim)
         process = scene.consumer(STOPPED_RUN)
         # Each time: once claim.in holds nothing, a barrier (one more claim, POSTed and acked)
-        # shows the consumer has finished with the copies before the calls are counted.
-        adjacent = drive.decided(scene, process, [claim]) or watch.now()
+        # shows the consumer has finished with the claim before the calls are counted.
+        drive.decided(scene, process, [claim])
         drive.barrier(lab, scene, process)
-        after_adjacent = partner.calls(claim.guid)
+        after_success = partner.calls(claim.guid)
         ended_before_repeat = not process.running()
         amqp.publish(scene.url, claim)
         repeat = watch.when(lambda f: f.in_claim == 0, SETTLE_WAIT, until=lambda: not process.running())
         repeat = repeat or watch.now()
         drive.barrier(lab, scene, process)
         after_repeat = partner.calls(claim.guid)
-        process.signal(signal.SIGKILL)  # right after an ack: what it recorded must be on disk
-        first = process.wait(AFTER_KILL)
+        first, ack_seen = _kill_right_after_its_ack(scene, process, fresh)
+        fresh_calls = partner.calls(fresh.guid)
         _released(watch)
-        restarted = drive.consume_until_decided(lab, scene, [claim], then_barrier=True, compact=True)
+        restarted = drive.consume_until_decided(lab, scene, [claim, fresh], then_barrier=True, compact=True)
         db = scene.db
         with acting.as_scripts(lab.grading.identity):  # the record is the consumer's to shape
             exists, is_sqlite, names_it = db.is_file(), drive.is_sqlite(db), drive.names(db, claim.guid)
         return DedupRuns(
             claim=claim,
+            fresh=fresh,
             first=first,
-            calls_after_adjacent=after_adjacent,
-            adjacent=adjacent,
+            calls_after_success=after_success,
             calls_after_repeat=after_repeat,
             repeat=repeat,
             ended_before_repeat=ended_before_repeat,
+            fresh_ack_seen=ack_seen,
+            fresh_calls_before_kill=fresh_calls,
             restart=restarted,
             db_exists=exists,
             db_is_sqlite=is_sqlite,

@@ -31,11 +31,11 @@ from grader.machinery.inotify import Travel, Watcher, travel
 from grader.machinery.runner import Process, RunResult
 from grader.machinery.sqlscript import SqlResult, run_sql_script
 from grader.machinery.textfile import Unreadable, read_text
+from grader.machinery.waiting import waiting_on
 from grader.queue import edges, ledger, queuedir
 from grader.queue.cases import LagLayout, LedgerCase, ReplayCase, lag_layouts, order_ledgers, replay_layout
 from grader.queue.catalogue import QUEUE
 from grader.queue.lab import BIG_CONSUME_TIMEOUT, QueueLab
-from grader.queue.waiting import waiting_on
 from grader.scenario import Scenarios
 from grader.verdict import Missing
 
