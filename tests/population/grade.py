@@ -101,18 +101,32 @@ def judge(submission: Submission, graded: Graded) -> str:
     return ""
 
 
+class LayOutFailed(RuntimeError):
+    """The pod could not run the submission's lay.sh (a harness fault, not the student's)."""
+
+
 def lay_out(submission: Submission, home: Path, fixtures: Path, env: dict[str, str]) -> str:
-    """Run the submission's lay.sh in a pod whose /root is ``home``; its output."""
+    """Run the submission's lay.sh in a pod whose /root is ``home``; its output. What lay.sh
+    itself exits with is the student's business (a step may fail); a pod that did not start is
+    not (bwrap, the interpreter)."""
     home.mkdir(parents=True)
+    pod_env = {
+        "SUBMISSION": str(submission.folder),
+        "POD_FIXTURES": str(fixtures),
+        "POD_PYTHON": sys.executable,
+    }
     run = subprocess.run(
-        [str(POD), str(home), "bash", str(submission.folder / "lay.sh")],
-        env=os.environ | env | {"SUBMISSION": str(submission.folder), "POD_FIXTURES": str(fixtures)},
+        [str(POD), str(home), "bash", "-c", 'echo lab-grader-pod-started; exec bash "$SUBMISSION/lay.sh"'],
+        env=os.environ | env | pod_env,
         capture_output=True,
         text=True,
         timeout=600,
         check=False,
     )
-    return (run.stdout + run.stderr)[-3000:]
+    said = (run.stdout + run.stderr)[-3000:]
+    if not run.stdout.startswith("lab-grader-pod-started"):
+        raise LayOutFailed(f"the pod did not start (exit {run.returncode}): {said[-800:]}")
+    return said
 
 
 def grade_one(
@@ -122,7 +136,10 @@ def grade_one(
     env = dict(broker.env) if broker else {}
     if broker:
         env["EAI_AMQP_URL"] = broker.broker.amqp_url("/")
-    said = lay_out(submission, home, tree.root, env)
+    try:
+        said = lay_out(submission, home, tree.root, env)
+    except LayOutFailed as exc:
+        return Verdict(submission, None, str(exc))
     # The scripts see their lab root where the student's pod has it (they may hard-code /root/q).
     args: tuple[str, ...] = (
         "--scripts-root",

@@ -11,7 +11,8 @@
 #                  `python -m fixtures build`)
 #   EAI_AMQP_URL, ERL_EPMD_PORT   passed through (tests/population/broker.sh prints them)
 #
-# python3 is the project's virtualenv's (pika and requests installed, as in the pod).
+# python3 is the project's virtualenv's (pika and requests installed, as in the pod), or
+# POD_PYTHON's (an interpreter in a virtualenv's bin/).
 #
 # A tool for writing and laying out the blind population's submissions (README.md beside this
 # file); the grader never uses it.
@@ -23,16 +24,17 @@ home=$(cd "$1" && pwd)
 shift
 fixtures=${POD_FIXTURES:-$here/.pod-fixtures}
 if [ ! -d "$fixtures/eai/queue/inbox" ]; then
-    python=$repo/.venv/bin/python
+    python=${POD_PYTHON:-$repo/.venv/bin/python}
     [ -x "$python" ] || python=python3
     (cd "$repo" && "$python" -m fixtures build --dest "$fixtures" >/dev/null)
 fi
 fixtures=$(cd "$fixtures" && pwd)
 [ $# -ge 1 ] || set -- bash -i
 # The virtualenv's interpreter may live under this machine's /root (pyenv): keep it visible.
-prefix=$("$repo/.venv/bin/python" -c 'import sys; print(sys.base_prefix)')
+venv=$(dirname "$(dirname "${POD_PYTHON:-$repo/.venv/bin/python}")")
+prefix=$("$venv/bin/python" -c 'import sys; print(sys.base_prefix)')
 keep=()
 case "$prefix" in /root/*) keep=(--ro-bind "$prefix" "$prefix") ;; esac
 exec bwrap --dev-bind / / --bind "$home" /root "${keep[@]}" --tmpfs /opt --ro-bind "$fixtures" /opt/lab/fixtures \
-    --setenv HOME /root --setenv PATH "$repo/.venv/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" \
+    --setenv HOME /root --setenv PATH "$venv/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" \
     --chdir /root --die-with-parent -- "$@"
