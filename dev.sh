@@ -4,6 +4,8 @@
 #
 #   ./dev.sh grade      grade the reference solution of both labs (pytest grader)
 #   ./dev.sh test       the whole test suite: lint, types, grade, selftest (in this order)
+#   ./dev.sh test --fast   the fast layer: lint, types, the reference grade, and every self-test
+#                       that does not grade a student's work with whole grader runs (-m "not slow")
 #   ./dev.sh lint       ruff (lint and format check) and actionlint on the workflows
 #   ./dev.sh types      mypy --strict
 #   ./dev.sh selftest   the grader's self-tests (pytest tests)
@@ -97,7 +99,7 @@ step() {  # one step of the test suite
             system_packages
             virtualenv dev
             browser
-            .venv/bin/python -m pytest tests "${@:2}"
+            .venv/bin/python -m pytest tests bench/mutation "${@:2}"
             ;;
     esac
 }
@@ -109,7 +111,11 @@ case "${1:-}" in
     test)
         for name in lint types; do step "$name"; done
         step grade -q
-        step selftest -q "${@:2}"
+        if [ "${2:-}" = "--fast" ]; then
+            step selftest -q -m "not slow" "${@:3}"
+        else
+            step selftest -q "${@:2}"
+        fi
         ;;
     actionlint)
         workflow_lint

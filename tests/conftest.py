@@ -22,6 +22,11 @@ from tests.queue_lab import queue_lab
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "case(name): the hostile case a test reads (test_hostile.py)")
+    config.addinivalue_line(
+        "markers",
+        "slow: grades a student's work (a variant, a hostile tree, a class) with whole grader runs; "
+        "left out of the fast layer (./dev.sh test --fast: -m 'not slow')",
+    )
 
 
 @pytest.fixture(scope="session")

@@ -34,7 +34,7 @@ from tests.grading import REPO, Graded, grade, processes_mentioning
 
 MODES = ("namespace", "none")
 GRADER = Path(os.environ.get("LAB_GRADER_ATTACK_REPO") or REPO)
-pytestmark = pytest.mark.timeout(900)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 
 # Run by consume.py after its work: ATTACK sets ``won`` to a description when it succeeded.
 PRELUDE = """

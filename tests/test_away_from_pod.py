@@ -15,6 +15,8 @@ from tests.grading import grade
 from tests.test_variants import grade_mq_root
 from tests.variants.variant import Variant, variants
 
+pytestmark = pytest.mark.slow  # whole grader runs: not in ./dev.sh test --fast
+
 STEP1 = ("M1.1", "M1.2", "M1.3")
 CASES = [v for v in variants("mq") if v.correct][:1] + [
     v for v in variants("mq") if not v.student_broker_down and set(v.fails_away) & set(STEP1)

@@ -40,7 +40,7 @@ from tests.hold import Hold
 CORRECT, WRONG = split("queue")
 MQ_CORRECT, _ = split("mq")
 
-pytestmark = pytest.mark.timeout(900)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 LABS = ("queue",)
 STUDENTS = [
     Student("kim", CORRECT[0], MQ_CORRECT[0]),

@@ -17,7 +17,7 @@ from tests.classroom import processes_under, root_state
 from tests.conftest import SharedBroker
 from tests.grading import grade
 
-pytestmark = pytest.mark.timeout(1800)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
 SIZE = 6
 LABS = ("queue", "mq")
 

@@ -25,7 +25,7 @@ from tests.classroom import processes_under, root_state
 from tests.conftest import SharedBroker
 from tests.hold import Hold
 
-pytestmark = pytest.mark.timeout(1200)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1200)]
 
 
 def test_bundle_has_the_two_scripts_at_its_root_and_the_grader(tmp_path: Path) -> None:

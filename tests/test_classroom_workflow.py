@@ -20,7 +20,7 @@ from tests.classgen import split
 from tests.classroom import processes_under, root_state
 from tests.conftest import SharedBroker
 
-pytestmark = pytest.mark.timeout(900)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 TEMPLATE = REPO / "templates" / "github" / "lab-grade.yml"
 
 

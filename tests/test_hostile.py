@@ -37,7 +37,7 @@ from tests.variants.variant import Variant
 
 MODES = ("namespace", "none")  # ./dev.sh installs bwrap: without it the namespace runs fail
 SLOW = Variant.named("queue", "_slow_but_correct")
-pytestmark = pytest.mark.timeout(900)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 
 
 # building hostile trees ----------------------------------------------------------------------

@@ -20,7 +20,7 @@ import pytest
 
 from tests.grading import REPO
 
-pytestmark = pytest.mark.timeout(900)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 
 TINY = {
     "__init__.py": '''

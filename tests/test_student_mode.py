@@ -33,6 +33,8 @@ from tests.grading import (
 from tests.variants.variant import Variant
 from tests.waiting import wait_until
 
+pytestmark = pytest.mark.slow  # whole grader runs: not in ./dev.sh test --fast
+
 SLOW = Variant.named("queue", "_slow_but_correct")
 
 

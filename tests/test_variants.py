@@ -26,7 +26,7 @@ from tests.grading import Graded, assert_passes_every_id, assert_rejected_on_exa
 from tests.variants.variant import Variant, variants
 
 # Grading every variant happens in one fixture per lab: allow it the time.
-pytestmark = pytest.mark.timeout(1800)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
 
 QUEUE_VARIANTS, MQ_VARIANTS = variants("queue"), variants("mq")
 # Grader runs at once: queue runs are light; more mq runs would make the two cores the limit.

@@ -14,7 +14,8 @@ def make_handler(endpoint, db, deadline):
     def on_message(ch, method, props, body):
         left = deadline - time.monotonic()
         if left <= 0:
-            return  # not ours any more; broker requeues it on close
+            ch.stop_consuming()  # unacked ones go back to the queue when we close
+            return
         mid = props.message_id
         if mid and db.execute("SELECT 1 FROM processed WHERE message_id=?", (mid,)).fetchone():
             ch.basic_ack(method.delivery_tag)
@@ -57,7 +58,7 @@ def main():
     ch.basic_consume(queue="claim.in",
                      on_message_callback=make_handler(args.claim.rstrip("/") + "/v1/claims", db, deadline))
     ch.basic_qos(prefetch_count=args.prefetch)
-    conn.call_later(args.max_seconds, ch.stop_consuming)
+    conn.call_later(max(0, deadline - time.monotonic()), ch.stop_consuming)
     ch.start_consuming()
     conn.close()
     db.close()
