@@ -298,6 +298,10 @@ class Process:
     def running(self) -> bool:
         return not self._run.ended()
 
+    def ended(self, within: float) -> bool:
+        """Whether the script ends within ``within`` seconds (it is left running either way)."""
+        return self._run.wait(within)
+
     def wait(self, timeout: float) -> RunResult:
         """Wait up to ``timeout`` s for the script; then kill it. What it left is killed too."""
         if not self._run.wait(timeout):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import queue
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -25,9 +26,16 @@ from grader.verdict import Missing
 
 LayOut = Callable[[Path, Path], None]  # (lab root, fixture root): the reference walkthrough
 
-CONSUME_TIMEOUT = 20.0  # a correct consume.py needs well under a second for ~50 files
-BIG_CONSUME_TIMEOUT = 40.0  # ~300 files, two consumers at once
-AFTER_A_HANG = 5.0  # once consume.py has hung, later runs get this long: fail fast
+# A consume.py run ends when it ends; the grader stops it when it has stopped getting anywhere:
+# no file reached done/ or error/ and the ledger did not change for STILL seconds (a hang, a
+# poison message looping between inbox/ and processing/, a loop polling an empty inbox). One
+# file takes a correct consumer a fraction of a second even in a shell loop that starts
+# python and sqlite3 for each, on a loaded machine: so a slow consumer is never cut off while
+# it works, however slow the machine, and a stuck one is stopped STILL seconds after its
+# last step. MOST bounds a run whatever happens.
+STILL = 10.0
+MOST = 300.0
+AFTER_A_HANG = 5.0  # once consume.py has got stuck, later runs of it get this long: fail fast
 SHELL_TIMEOUT = 10.0
 # Working copies of q/ the behaviour scenarios share out (namespace mode): one per core, as
 # each keeps about one busy while it runs.
@@ -145,15 +153,41 @@ class QueueLab:
         assert self.box is not None, "scripts run in a lane: use lab.lane()"
         return self.box.start([self.box.python, str(self.live / "consume.py")], cwd=self.live)
 
-    def wait_consume(self, process: Process, timeout: float = CONSUME_TIMEOUT) -> RunResult:
-        """Wait for a consume.py; a hanging one costs its full timeout once per grading run."""
-        result = process.wait(AFTER_A_HANG if self.hung_once.is_set() else timeout)
-        if result.timed_out:
-            self.hung_once.set()
-        return result
+    def _progress(self) -> tuple[int, int, int]:
+        """What a working consumer changes: files in done/ and error/, and the ledger."""
+        with self.acting():
+            counts = []
+            for name in ("done", "error"):
+                try:
+                    counts.append(sum(1 for _ in os.scandir(self.live / name)))
+                except OSError:
+                    counts.append(-1)
+            try:
+                st = os.stat(self.live / "ledger.db", follow_symlinks=False)
+                ledger_state = hash((st.st_size, st.st_mtime_ns))
+            except OSError:
+                ledger_state = 0
+        return counts[0], counts[1], ledger_state
 
-    def consume(self, timeout: float = CONSUME_TIMEOUT) -> RunResult:
-        return self.wait_consume(self.start_consume(), timeout)
+    def wait_consume(self, process: Process) -> RunResult:
+        """Wait for a consume.py to end, stopping it once it has stopped getting anywhere (see
+        STILL); one that got stuck makes the later runs of the grade fail fast."""
+        if self.hung_once.is_set():
+            return process.wait(AFTER_A_HANG)
+        started = time.monotonic()
+        last, quiet_since = self._progress(), started
+        while not process.ended(within=0.5):
+            now, seen = time.monotonic(), self._progress()
+            if seen != last:
+                last, quiet_since = seen, now
+            elif now - quiet_since > STILL or now - started > MOST:
+                result = process.wait(0)
+                self.hung_once.set()
+                return result
+        return process.wait(0)
+
+    def consume(self) -> RunResult:
+        return self.wait_consume(self.start_consume())
 
     def shell(self, script: str, *args: str) -> RunResult:
         assert self.box is not None, "scripts run in a lane: use lab.lane()"

@@ -35,7 +35,7 @@ from grader.machinery.waiting import waiting_on
 from grader.queue import edges, ledger, queuedir
 from grader.queue.cases import LagLayout, LedgerCase, ReplayCase, lag_layouts, order_ledgers, replay_layout
 from grader.queue.catalogue import QUEUE
-from grader.queue.lab import BIG_CONSUME_TIMEOUT, QueueLab
+from grader.queue.lab import QueueLab
 from grader.scenario import Scenarios
 from grader.verdict import Missing
 
@@ -221,7 +221,7 @@ def _race_once(lab: QueueLab, copies: tuple[QueueFile, QueueFile]) -> tuple[Race
         # A waits at the lock from now on: release before a default busy timeout (5 s) ends it.
         patience = LOCK_PATIENCE if state_a in WAITING else SETTLE_TIMEOUT
         state_b = _settle(lab, b, lambda: not (inbox / second.name).exists(), patience)
-    runs = tuple(lab.wait_consume(p, BIG_CONSUME_TIMEOUT) for p in (a, b))
+    runs = tuple(lab.wait_consume(p) for p in (a, b))
     with lab.acting():
         rows, _ = _read_rows(lab.live)
     race = Race(
@@ -263,7 +263,7 @@ def two_consumers(lab: QueueLab) -> TwoConsumers | Missing:
             first = _settle(lane, started[0], lambda: True, SETTLE_TIMEOUT)
             patience = LOCK_PATIENCE if first in WAITING else SETTLE_TIMEOUT
             states = [first, _settle(lane, started[1], lambda: True, patience)]
-        crowd_runs = tuple(lane.wait_consume(p, BIG_CONSUME_TIMEOUT) for p in started)
+        crowd_runs = tuple(lane.wait_consume(p) for p in started)
         crowd = _observe(lane, crowd_set, crowd_runs)
     covered = crowd_set.cases | {"race", "crowd", "crowd-state-present"}
     edges.ensure("two_consumers", covered)

@@ -4,33 +4,16 @@ from __future__ import annotations
 
 import csv
 import io
-import re
 
 import pytest
 
 from fixtures.queue_messages import FIELD_KINDS, IDEMPOTENCY_KEY, SEQUENCE_FIELD
+from grader.queue import types
 from grader.queue.lab import QueueLab
 from grader.verdict import Check
 
 HEADER = "field,type,role"
 ROLES = {IDEMPOTENCY_KEY: "idempotency-key", SEQUENCE_FIELD: "sequence"}
-_STRING = {"string", "str", "text", "varchar", "char", "character", "nvarchar", "utf8"}
-_INTEGER = {"integer", "int", "bigint", "smallint", "long", "int32", "int64"}
-_NUMBER = _INTEGER | {"number", "numeric", "decimal", "float", "double", "real", "money"}
-_TIME = {
-    "datetime",
-    "timestamp",
-    "date-time",
-    "date",
-    "time",
-    "iso8601",
-    "iso-8601",
-    "timestamptz",
-    "timestamp with time zone",
-    "instant",
-    "zoneddatetime",
-}
-PLAUSIBLE = {"string": _STRING, "integer": _INTEGER, "number": _NUMBER, "timestamp": _STRING | _TIME}
 
 
 def _rows(queue_lab: QueueLab, req: Check) -> tuple[str, list[dict[str, str]]]:
@@ -49,10 +32,6 @@ def _rows(queue_lab: QueueLab, req: Check) -> tuple[str, list[dict[str, str]]]:
         if any(cell.strip() for cell in r)
     ]
     return header, rows
-
-
-def _kind(type_name: str) -> str:
-    return re.sub(r"\(.*\)$", "", type_name.strip().lower()).strip()
 
 
 @pytest.mark.req("Q2.1")
@@ -93,6 +72,6 @@ def test_Q2_4_types_fit_the_values(req: Check, queue_lab: QueueLab) -> None:
     wrong = [
         f"{r['field']}: {r['type'] or '(빈칸)'} (값은 {FIELD_KINDS[r['field']]})"
         for r in rows
-        if r["field"] in FIELD_KINDS and _kind(r["type"]) not in PLAUSIBLE[FIELD_KINDS[r["field"]]]
+        if r["field"] in FIELD_KINDS and not types.plausible(r["type"], FIELD_KINDS[r["field"]])
     ]
     req.expect(not wrong, "값과 맞지 않는 type: " + "; ".join(wrong))
