@@ -1,7 +1,8 @@
 """``python -m grader``: the class tools around ``pytest grader``.
 
 python -m grader pack --lab-root /root -o FILE.tar.gz
-python -m grader batch SUBMISSION... --out DIR [--jobs N] [--lab queue|mq] [--force]
+python -m grader batch SUBMISSION... --out DIR [--jobs N] [--lab queue|mq] [--force] [--shard K/N]
+python -m grader merge OUT... --out DIR
 python -m grader grade SUBMISSION --lab-root /root --results-json F [--markdown F]
 python -m grader gradescope -o autograder.zip
 python -m grader dist -o DIR
@@ -13,6 +14,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from grader.classroom.shards import parse_shard
 from grader.classroom.version import tool_version
 from grader.labs import LAB_NAMES as LABS
 
@@ -37,6 +39,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     from grader.classroom.batch import FAULT, BatchOptions, default_jobs, run_batch
     from grader.classroom.infra import ExternalBroker
     from grader.classroom.runjob import sandbox_options
+    from grader.classroom.shards import WHOLE
 
     scripts_root, sandbox = sandbox_options(args.scripts_root, args.sandbox)
     options = BatchOptions(
@@ -51,12 +54,35 @@ def cmd_batch(args: argparse.Namespace) -> int:
         else None,
         scripts_root=scripts_root,
         sandbox=sandbox,
+        shard=args.shard or WHOLE,
     )
     graded = run_batch(args.submissions, options)
     faults = [g.name for g in graded if g.status == FAULT]
     print(f"batch: {len(graded)} submissions → {args.out / 'grades.csv'}, {args.out / 'report.html'}")
     if faults:
         print(f"batch: grader errors (not grades; rerun): {', '.join(faults)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def cmd_merge(args: argparse.Namespace) -> int:
+    from grader.classroom.batch import FAULT
+    from grader.classroom.merge import MergeRefused, merge
+
+    try:
+        graded = merge(args.outputs, args.out)
+    except MergeRefused as exc:
+        print(
+            f"merge: refused, nothing written: these outputs do not belong together:\n{exc}", file=sys.stderr
+        )
+        return 2
+    print(
+        f"merge: {len(args.outputs)} shard(s), {len(graded)} students → "
+        f"{args.out / 'grades.csv'}, {args.out / 'report.html'}"
+    )
+    faults = [g.name for g in graded if g.status == FAULT]
+    if faults:
+        print(f"merge: grader errors (not grades; rerun their shards): {', '.join(faults)}", file=sys.stderr)
         return 1
     return 0
 
@@ -136,7 +162,21 @@ def parser() -> argparse.ArgumentParser:
     )
     batch.add_argument("--management-url")
     batch.add_argument("--rabbitmq-node")
+    batch.add_argument(
+        "--shard",
+        type=parse_shard,
+        metavar="K/N",
+        help="grade only shard K of N: the submissions whose student's name hashes to K (the "
+        "same student is always in the same shard); join the N outputs with merge",
+    )
     batch.set_defaults(func=cmd_batch)
+
+    merge = sub.add_parser(
+        "merge", help="join the outputs of a class graded in shards (batch --shard K/N) into one"
+    )
+    merge.add_argument("outputs", type=Path, nargs="+", metavar="OUT", help="each shard's batch --out")
+    merge.add_argument("--out", type=Path, required=True, help="where the merged class goes")
+    merge.set_defaults(func=cmd_merge)
 
     grade = sub.add_parser(
         "grade", help="grade one submission on a machine made for it (Gradescope, GitHub Actions)"

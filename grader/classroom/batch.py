@@ -6,6 +6,10 @@
     OUT/<student>/job.json        what was graded with what (a re-run skips it when unchanged)
     OUT/grades.csv                one row per student: status, score, then one column per id
     OUT/report.html               the class report
+    OUT/shard.json                what this output holds and what graded it (written last)
+
+With ``--shard K/N`` only the submissions whose student's name hashes to shard K are graded
+(grader/classroom/shards.py); ``python -m grader merge`` joins the N outputs.
 
 Each submission is laid out in its own lab root under OUT/.work and graded by its own
 ``pytest grader`` subprocess with its own state dir and a wall-clock limit; a grader fault is
@@ -44,6 +48,7 @@ from grader.classroom.results import (
     write_json,
 )
 from grader.classroom.runjob import BrokerAccess, GraderRun, RunOutcome, recover, resume, run, stop_all
+from grader.classroom.shards import WHOLE, Manifest, Shard, forget
 from grader.classroom.submission import (
     PARTS,
     UnsafeSubmission,
@@ -101,6 +106,7 @@ class BatchOptions:
     broker: ExternalBroker | None = None
     scripts_root: Path | None = None
     sandbox: str | None = None
+    shard: Shard = WHOLE  # grade only this shard's share of the submissions given
     progress: Callable[[str], None] = lambda line: print(line, file=sys.stderr, flush=True)
 
 
@@ -136,15 +142,17 @@ class Batch:
         self._done = 0
         self._timed: list[float] = []
         self._started = time.monotonic()
+        self.fixtures_digest = ""  # of the tree this batch grades against (set by run)
+        self.keys: dict[str, str] = {}  # student -> the key of what was graded (set by run)
 
     # planning -----------------------------------------------------------------------------
-    def key(self, submission: Submission, tree: FixtureTree) -> str:
+    def key(self, submission: Submission) -> str:
         """A re-run regrades a submission when any of these changed."""
         parts = [
             submission.digest(),
             code_hash(),
             ",".join(self.options.labs),
-            tree_digest(tree.root),
+            self.fixtures_digest,
             str(self.options.scripts_root),
             str(self.options.sandbox),
         ]
@@ -179,7 +187,8 @@ class Batch:
         self.work.chmod(0o711)
         try:
             tree = fixture_tree(self.options.fixtures_dir, self.work)
-            keys = {s.name: self.key(s, tree) for s in self.submissions}
+            self.fixtures_digest = tree_digest(tree.root)
+            keys = self.keys = {s.name: self.key(s) for s in self.submissions}
             reused = {s.name: g for s in self.submissions if (g := self.reusable(s, keys[s.name]))}
             todo = [s for s in self.submissions if s.name not in reused]
             self._done = len(reused)
@@ -379,21 +388,57 @@ def grades_csv(graded: list[Graded], labs: tuple[str, ...]) -> str:
 
 
 def run_batch(paths: Sequence[Path], options: BatchOptions) -> list[Graded]:
-    """Grade every submission, write grades.csv and report.html; returns the outcomes."""
-    submissions = collect(paths)
+    """Grade every submission (of the shard), write grades.csv, report.html and, last, the
+    manifest a merge reads; returns the outcomes."""
+    everyone = collect(paths)
+    shard = options.shard
+    submissions = [s for s in everyone if shard.holds(s.name)]
+    if shard != WHOLE:
+        options.progress(f"batch: shard {shard}: {len(submissions)} of {len(everyone)} submissions")
+    forget(options.out)  # from here until the new manifest, OUT is no finished output
     started = time.monotonic()
-    graded = Batch(submissions, options).run()
+    batch = Batch(submissions, options)
+    graded = batch.run()
     wall = time.monotonic() - started
-    write_atomic(options.out / "grades.csv", grades_csv(graded, options.labs).encode())
-    figures = class_report.Figures(
-        submissions=len(graded),
-        regraded=sum(not g.reused for g in graded),
-        jobs=options.jobs,
-        wall_seconds=wall,
+    finished = datetime.now(UTC)
+    write_outputs(
+        options.out,
+        graded,
+        class_report.Figures(
+            submissions=len(graded),
+            regraded=sum(not g.reused for g in graded),
+            jobs=options.jobs,
+            wall_seconds=wall,
+            labs=options.labs,
+            tool=tool_version(),
+            finished=local_time(finished),
+            part=f"샤드 {shard}: 학급 {len(everyone)}명 중 {len(graded)}명" if shard != WHOLE else "",
+        ),
+    )
+    Manifest(
+        shard=shard,
         labs=options.labs,
         tool=tool_version(),
-        finished=datetime.now(UTC).astimezone().strftime("%Y-%m-%d %H:%M"),
-    )
-    rows = [class_report.Row(g.name, g.status, g.results, g.note) for g in graded]
-    write_atomic(options.out / "report.html", class_report.render(rows, figures).encode())
+        code_hash=code_hash(),
+        fixtures=batch.fixtures_digest,
+        sandbox=str(options.sandbox),
+        scripts_root=str(options.scripts_root),
+        roster=tuple(s.name for s in everyone),
+        students={g.name: batch.keys[g.name] for g in graded},
+        jobs=options.jobs,
+        regraded=sum(not g.reused for g in graded),
+        wall_seconds=wall,
+        finished=finished.isoformat(timespec="seconds"),
+    ).write(options.out)
     return graded
+
+
+def local_time(moment: datetime) -> str:
+    return moment.astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+def write_outputs(out: Path, graded: list[Graded], figures: class_report.Figures) -> None:
+    """grades.csv and report.html of ``graded`` (in this order)."""
+    write_atomic(out / "grades.csv", grades_csv(graded, figures.labs).encode())
+    rows = [class_report.Row(g.name, g.status, g.results, g.note) for g in graded]
+    write_atomic(out / "report.html", class_report.render(rows, figures).encode())

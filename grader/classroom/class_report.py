@@ -23,6 +23,8 @@ class Figures:
     labs: tuple[str, ...]
     tool: str
     finished: str
+    part: str = ""  # which part of the class this is (a shard), said under the title
+    shards: int = 1  # machines whose batches were merged into this report (jobs: their sum)
 
 
 @dataclass(frozen=True)
@@ -222,6 +224,7 @@ def render(rows: list[Row], figures: Figures) -> str:
             _card(
                 f"{figures.regraded}", f"이번에 채점(나머지 {figures.submissions - figures.regraded} 재사용)"
             ),
+            *([_card(str(figures.shards), "샤드 (기계)")] if figures.shards > 1 else []),
             _card(str(figures.jobs), "동시 작업"),
             _card(f"{wall // 60}:{wall % 60:02d}", f"걸린 시간 (분당 {per_minute:.1f}개)"),
         ]
@@ -239,6 +242,13 @@ def render(rows: list[Row], figures: Figures) -> str:
         '<i class="e"></i>채점기 오류<i class="n"></i>채점 안 함 '
         "— 칸에 마우스를 올리면 관찰 내용이 보입니다.</p>"
     )
+    where = (
+        f"샤드 {figures.shards}개로 나눠 기계마다 채점한 뒤 합쳤습니다(모두 합해 동시 {figures.jobs}개, "
+        "기계마다 브로커 하나에 채점마다 임시 vhost)"
+        if figures.shards > 1
+        else f"동시 {figures.jobs}개, 브로커 하나에 채점마다 임시 vhost"
+    )
+    part = f"<br>{escape(figures.part)}" if figures.part else ""
     policy = "".join(
         f'<p class="note">{escape(CATALOGUE.labs[lab].away_note)}</p>'
         for lab in figures.labs
@@ -251,7 +261,7 @@ def render(rows: list[Row], figures: Figures) -> str:
 <body><main>
 <h1>학급 채점 보고서</h1>
 <p class="sub">{escape(" · ".join(f"{lab}: {CATALOGUE.labs[lab].heading}" for lab in figures.labs))}
- — {escape(figures.finished)}</p>
+ — {escape(figures.finished)}{part}</p>
 <section id="figures"><div class="cards">{cards}</div></section>
 <section id="pass-rate"><h2>항목별 통과율</h2>{"".join(labs)}</section>
 <section id="heat-map"><h2>학생 × 항목</h2>{legend}{heat}</section>
@@ -260,8 +270,8 @@ def render(rows: list[Row], figures: Figures) -> str:
 {apart(rows, FAULT, "채점기 오류가 없습니다.")}</section>
 <section id="refused"><h2>풀 수 없는 제출물</h2>{apart(rows, REFUSED, "모든 제출물을 풀었습니다.")}</section>
 <section id="policy"><h2>채점 방법</h2>{policy}
-<p>제출물마다 따로 만든 lab root 에서 채점기를 실행했습니다(동시 {figures.jobs}개, 브로커 하나에
- 채점마다 임시 vhost). 채점기 오류는 한 번 다시 시도한 뒤에도 남은 것이며 점수가 아니므로 통과율과
+<p>제출물마다 따로 만든 lab root 에서 채점기를 실행했습니다({where}).
+ 채점기 오류는 한 번 다시 시도한 뒤에도 남은 것이며 점수가 아니므로 통과율과
  평균에서 뺐습니다. 풀 수 없는 제출물은 0점으로 평균에 들어가지만 항목별 통과율에서는 뺐습니다.</p></section>
 <footer>{escape(figures.tool)}</footer>
 </main></body></html>
