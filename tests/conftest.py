@@ -21,6 +21,13 @@ from tests.queue_lab import queue_lab
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    # Every session's own temporary tree, out of /tmp/pytest-of-root: each pytest session
+    # strips the group and other bits of that shared directory (the mask of the search-only
+    # ACL entries a grader run lends its scripts' identity there), so graders of one session
+    # would lose their way whenever another session starts. --basetemp still wins.
+    if config.option.basetemp is None and not hasattr(config, "workerinput"):
+        config.option.basetemp = tempfile.mkdtemp(prefix="lab-grader-selftests-", dir="/var/tmp")
+        config.add_cleanup(lambda: shutil.rmtree(config.option.basetemp, ignore_errors=True))
     config.addinivalue_line("markers", "case(name): the hostile case a test reads (test_hostile.py)")
     config.addinivalue_line(
         "markers",
