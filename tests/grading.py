@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -134,12 +135,12 @@ def needs_chattr(directory: Path) -> None:
 def kill_grader(pid: int) -> None:
     """SIGKILL a grader and every helper it started (reapers, bwrap) at once, as an OOM killer
     or `kill -9 -1` would: all frozen first, so none of them can clean up after the others."""
-    children = []
-    for task in Path(f"/proc/{pid}/task").iterdir():  # every thread's children
-        children += [int(c) for c in (task / "children").read_text().split()]
+    os.kill(pid, signal.SIGSTOP)  # first: a stopped grader starts no helper meanwhile
+    children = proctable.children(pid)  # every thread's (a thread may end while listed)
     for signum in (signal.SIGSTOP, signal.SIGKILL):
         for target in [pid, *children]:
-            os.kill(target, signum)
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(target, signum)
 
 
 def assert_passes_every_id(result: Graded, ids: int) -> None:

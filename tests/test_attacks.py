@@ -190,6 +190,10 @@ ATTACKS: dict[str, str] = {
 FAILS: dict[str, set[str]] = {
     "fork_chain": {"Q3.3"},  # the chain is a process consume.py left running: killed, and named
 }
+# Attacks whose processes may also fail other ids: a fork chain runs its scripts' identity up
+# against its process limit, so which other run of consume.py finds fork() refused (EAGAIN) is
+# a matter of timing. Those ids fail too; none of them may be an error or a pass forged.
+MAY_ALSO_FAIL: frozenset[str] = frozenset({"fork_chain"})
 
 
 def run_attack(base: Path, fixtures: FixtureTree, name: str, mode: str) -> Outcome:
@@ -232,7 +236,11 @@ def test_an_attack_from_a_script_is_refused(
     outcome = attacks[f"{name}-{mode}"].result()
     graded = outcome.graded
     assert not graded.errors, graded.explain()
-    assert graded.not_passed == FAILS.get(name, set()), graded.explain()
+    expected = FAILS.get(name, set())
+    if name in MAY_ALSO_FAIL:
+        assert graded.not_passed >= expected, graded.explain()
+    else:
+        assert graded.not_passed == expected, graded.explain()
     assert outcome.sentinel_empty
     assert graded.extra["gradable"] is True and not graded.extra["tampered"], graded.extra
     assert graded.lab_root_unchanged
@@ -240,25 +248,38 @@ def test_an_attack_from_a_script_is_refused(
     assert not list((outcome.base / "root" / "q").glob("owned-*"))
 
 
-@pytest.mark.parametrize("mode", MODES)
-def test_a_script_that_stops_itself_is_a_fail_not_a_hung_grade(
-    fixture_tree: FixtureTree, workdir: Callable[[str], Path], mode: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """SIGSTOP: the script never ends by itself. Its run is a FAIL at its time limit (the
-    later runs of the same grade fail fast), the results are written, nothing is left."""
-    base = workdir(f"stopped-{mode}")
+def run_stopped(base: Path, fixtures: FixtureTree, mode: str) -> tuple[Graded, Path]:
+    """The stopped attack graded: (the grade, the lab root)."""
     root = base / "root"
-    walk_queue(root, fixture_tree.root)
+    walk_queue(root, fixtures.root)
     attacked(root, ATTACKS["stopped"])
     script = root / "q" / "consume.py"
     script.write_text(script.read_text().replace('os.environ.get("LAB_GRADER_ATTACK_STOP")', "True"))
-    before = tree_digest(root)
-    graded = grade(
-        root, fixture_tree.root, base / "state", lab="queue", args=("--sandbox", mode), repo=GRADER
-    )
+    graded = grade(root, fixtures.root, base / "state", lab="queue", args=("--sandbox", mode), repo=GRADER)
+    return graded, root
+
+
+@pytest.fixture(scope="module")
+def stopped(
+    fixture_tree: FixtureTree, workdir: Callable[[str], Path]
+) -> Iterator[dict[str, Future[tuple[Graded, Path]]]]:
+    """Both modes at once: each waits mostly on scripts that never go on."""
+    with ThreadPoolExecutor(max_workers=len(MODES)) as pool:
+        yield {
+            mode: pool.submit(run_stopped, workdir(f"stopped-{mode}"), fixture_tree, mode) for mode in MODES
+        }
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_script_that_stops_itself_is_a_fail_not_a_hung_grade(
+    mode: str, stopped: dict[str, Future[tuple[Graded, Path]]]
+) -> None:
+    """SIGSTOP: the script never ends by itself. Its run is a FAIL at its time limit (the
+    later runs of the same grade fail fast), the results are written, nothing is left."""
+    graded, root = stopped[mode].result()
     assert not graded.errors, graded.explain()
     assert "Q3.3" in graded.not_passed and "강제 종료" in graded.outputs["Q3.3"], graded.explain()
-    assert tree_digest(root) == before
+    assert graded.lab_root_unchanged
     assert not processes_mentioning(str(root))
 
 

@@ -133,6 +133,8 @@ class DedupRuns:
     repeat: Figures
     ended_before_repeat: bool  # it had ended by itself (long before its --max-seconds) by then
     fresh_ack_seen: bool  # the kill came right after ``fresh`` was acked (else: it never was)
+    fresh_waited: bool  # it was seen waiting at the held record (and let go on then)
+    fresh_ended_early: bool  # it ended by itself before its ack was seen
     fresh_calls_before_kill: int  # POSTs of ``fresh`` before the kill
     restart: ConsumerRun  # both published again to a new process on the same EAI_MQ_DB
     db_exists: bool

@@ -403,32 +403,62 @@ def _record_held(scene: Scene) -> Iterator[Callable[[], None]]:
         release()
 
 
-def _kill_right_after_its_ack(scene: Scene, process: Process, claim: Claim) -> tuple[RunResult, bool]:
+@dataclasses.dataclass(frozen=True)
+class KillWindow:
+    run: RunResult
+    ack_seen: bool
+    waited: bool  # seen waiting at the held record, and let go on then
+    ended_early: bool  # ended by itself before its ack was seen
+
+
+def _kill_right_after_its_ack(scene: Scene, process: Process, claim: Claim) -> KillWindow:
     """Publish ``claim`` with the record held (_record_held) and SIGKILL the consumer as soon as
     it is seen to have acked it: whatever it does after its ack never happens. A consumer that
-    records before it acks waits at the lock first (seen: asleep with EAI_MQ_DB open; before
-    its POST or after it, a transaction across the POST is fine) and is let go on then, to
-    record and ack; one that acks first is killed with its record unwritten, every run. Returns
-    the run and whether the ack was seen."""
+    records before it acks waits at the lock first (seen: asleep with EAI_MQ_DB open, before
+    its POST or after it: a transaction across the POST is fine) and is let go on then, to
+    record and ack; one that acks first is killed with its record unwritten, every run.
+
+    Which of the two waits is told by events, not by a clock: the first look of the broker
+    taken after the consumer was seen waiting shows the claim acked already (it acked, then
+    went to record: killed there) or held unacked (it waits to record before its ack: let go).
+    A consumer seen asleep before it even took the claim slept for reasons of its own: looked
+    at again."""
     watch = drive.watch(scene)
     files = [scene.db, *(scene.db.with_name(scene.db.name + s) for s in ("-journal", "-wal", "-shm"))]
+    asleep_at_db = False  # as last seen: one look, never taken back by a later one
 
     def acked(figures: Figures) -> bool:
         return figures.in_claim == 0
 
-    def waiting() -> bool:
-        return waiting_on(process.pid, files)
+    def asleep_or_ended() -> bool:
+        nonlocal asleep_at_db
+        if not process.running():
+            return True
+        asleep_at_db = waiting_on(process.pid, files)
+        return asleep_at_db
 
+    waited = False
     with _record_held(scene) as release:
         amqp.publish(scene.url, claim)
-        # Either comes at once for a consumer that does anything at all: the bound only stops
-        # one that neither acks nor records (it is then killed, and M8.2 judges what it left).
-        seen = watch.when(acked, drive.TAKE_WAIT, until=lambda: not process.running() or waiting())
-        if seen is None and process.running() and waiting():
-            release()  # it waits to record before its ack: let it record, then ack
-            seen = watch.when(acked, drive.TAKE_WAIT, until=lambda: not process.running())
+        # Bounded only for one that neither acks nor records (it is then killed, and M8.2
+        # judges what it left): anything else acks or waits at once.
+        deadline = time.monotonic() + drive.TAKE_WAIT
+        seen = None
+        while seen is None and process.running() and (left := deadline - time.monotonic()) > 0:
+            seen = watch.when(acked, left, until=asleep_or_ended)
+            if seen is not None or not asleep_at_db:
+                break
+            look = watch.now()  # taken after it was seen waiting
+            if acked(look):
+                seen = look  # it acked before it records: killed now, its record unwritten
+            elif look.unacked > 0:
+                waited = True
+                release()  # it waits to record before its ack: let it record, then ack
+                seen = watch.when(acked, drive.TAKE_WAIT, until=lambda: not process.running())
+                break
+        ended_early = seen is None and not process.running()
         process.signal(signal.SIGKILL)
-        return process.wait(AFTER_KILL), seen is not None
+        return KillWindow(process.wait(AFTER_KILL), seen is not None, waited, ended_early)
 
 
 @scenarios
@@ -458,7 +488,7 @@ def dedup(lab: MqLab) -> DedupRuns | Missing:
         repeat = repeat or watch.now()
         drive.barrier(lab, scene, process)
         after_repeat = partner.calls(claim.guid)
-        first, ack_seen = _kill_right_after_its_ack(scene, process, fresh)
+        window = _kill_right_after_its_ack(scene, process, fresh)
         fresh_calls = partner.calls(fresh.guid)
         _released(watch)
         restarted = drive.consume_until_decided(lab, scene, [claim, fresh], then_barrier=True, compact=True)
@@ -468,12 +498,14 @@ def dedup(lab: MqLab) -> DedupRuns | Missing:
         return DedupRuns(
             claim=claim,
             fresh=fresh,
-            first=first,
+            first=window.run,
             calls_after_success=after_success,
             calls_after_repeat=after_repeat,
             repeat=repeat,
             ended_before_repeat=ended_before_repeat,
-            fresh_ack_seen=ack_seen,
+            fresh_ack_seen=window.ack_seen,
+            fresh_waited=window.waited,
+            fresh_ended_early=window.ended_early,
             fresh_calls_before_kill=fresh_calls,
             restart=restarted,
             db_exists=exists,

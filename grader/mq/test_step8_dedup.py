@@ -7,6 +7,7 @@ import pytest
 
 from fixtures.claims import Claim
 from grader.mq import edges
+from grader.mq.drive import TAKE_WAIT
 from grader.mq.live import Figures
 from grader.mq.records import ConsumerRun, DedupRuns, RecordOnSuccess
 from grader.verdict import Check
@@ -57,9 +58,16 @@ def test_M8_1_repeat_is_acked_without_post(req: Check, dedup: DedupRuns) -> None
 def test_M8_2_memory_survives_restart(req: Check, dedup: DedupRuns) -> None:
     seen, edge = dedup, edges.DUP_AFTER_KILL
     restart = seen.restart
+    if seen.fresh_ended_early:
+        how = "ack 하기 전에 스스로 끝남"
+    elif seen.fresh_waited:
+        how = f"기록을 기다리는 것을 보고 풀어 준 뒤 {TAKE_WAIT:g}초 안에 ack 하지 않음"
+    else:
+        how = f"{TAKE_WAIT:g}초 안에 ack 하지도, 기록을 기다리지도 않음"
     req.expect(
         seen.fresh_ack_seen and seen.fresh_calls_before_kill >= 1,
-        f"{edge}: 전제: 새 청구를 POST 하고 ack 하는 것을 보지 못함 (POST {seen.fresh_calls_before_kill}번)",
+        f"{edge}: 전제: 새 청구를 POST 하고 ack 하는 것을 보지 못함"
+        f" (POST {seen.fresh_calls_before_kill}번, {how})",
         run=seen.first,
     )
     req.expect(

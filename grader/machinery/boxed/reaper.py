@@ -64,6 +64,7 @@ CLONE_NEWUSER = 0x10000000
 CMDLINE_LIMIT = 300
 MOST_LEFTOVERS = 20  # named in the report; every one is killed
 GRACE = 0.3
+QUIET = 0.01  # a pause between two looks below the keeper
 REQUEST_LIMIT = 1 << 20
 KILL_ALL = 0xFF
 FDS = 5  # stdin, stdout, stderr, report, commands
@@ -170,21 +171,34 @@ def _report(fd: int, kind: str, *fields: int | str) -> None:
         pass  # the grader is gone: nothing to tell
 
 
+def _look_again(me: int, child: int) -> tuple[dict[int, str], bool]:
+    """After a pause: what is below ``me`` now, and whether it is quiet there (nothing found and
+    no process below ended during the pause). One look over /proc can miss a process that
+    forks and exits while it reads (a fork chain); such a chain's exits are reaped here (we
+    are their subreaper), so a pause with none and a look with nothing is nothing left."""
+    time.sleep(QUIET)
+    ended = [pid for pid, _ in _reap() if pid != child]
+    now = _below(me)
+    return now, not now and not ended
+
+
 def _kill_below(me: int) -> list[tuple[int, int]]:
-    """SIGKILL everything below ``me`` until nothing is left (a process may fork meanwhile);
+    """SIGKILL everything below ``me`` until it is quiet there (a process may fork meanwhile);
     the children reaped meanwhile, with their wait statuses."""
     reaped: list[tuple[int, int]] = []
+    left = _below(me)
     for _ in range(200):
-        left = _below(me)
-        if not left:
-            break
         for pid in left:
             try:  # noqa: SIM105
                 os.kill(pid, signal.SIGKILL)
             except OSError:
                 pass
-        time.sleep(0.002)
-        reaped += _reap()
+        time.sleep(QUIET)
+        ended = _reap()
+        reaped += ended
+        left = _below(me)
+        if not left and not ended:
+            break
     return reaped
 
 
@@ -276,12 +290,16 @@ def _keep(request: dict[str, object], report: int, commands: int) -> None:
     _report(report, "child", child)
     status, killed = _wait(child, me, commands, wake_r)
     if not killed:
-        deadline = time.monotonic() + GRACE
+        # What is still running once the script has ended, given GRACE to finish by itself.
         left = _below(me)
-        while left and time.monotonic() < deadline:
-            time.sleep(0.02)
-            _reap()
-            left = _below(me)
+        deadline = time.monotonic() + GRACE
+        while time.monotonic() < deadline:
+            now, quiet = _look_again(me, child)
+            if now:
+                left = now
+            elif quiet:
+                left = {}
+                break
         leftovers = [(pid, name, _cmdline(pid)) for pid, name in sorted(left.items())[:MOST_LEFTOVERS]]
     else:
         leftovers = []
