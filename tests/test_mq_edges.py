@@ -126,6 +126,9 @@ def test_a_look_a_busy_queue_did_not_answer_changes_nothing() -> None:
     states = lines.seen_from("v", 1.04)
     assert [(s.at, s.ready, s.unacked) for s in states] == [(1.05, 24, 0), (1.1, 22, 2)]
     assert all(s.claim is not None for s in states)
+    # ... but a look that must tell the state at its moment (M8.2: acked yet?) knows it did not
+    assert [s.claim_known for s in states] == [False, True]
+    assert [s.claim_known for s in lines.seen_from("v", 0.9)] == [True, False, True]
 
 
 def _db(tmp_path: Path, *statements: str) -> Path:

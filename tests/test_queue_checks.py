@@ -162,6 +162,21 @@ def test_ledger_rows(lab: QueueLab) -> None:
     assert "processed 14행" in seen and "빠진 msg_id" in seen
 
 
+def test_a_ledger_missing_a_column_or_the_table_is_judged_not_an_error(lab: QueueLab) -> None:
+    """Issue 14: a processed table without processed_at made Q4.2 raise (a grader error, no
+    grade at all). Q4.2 needs msg_id only: judged on it; without the table, a FAIL saying so."""
+    check = step4.test_Q4_2_processed_holds_the_unique_messages
+    db = lab.saved / "ledger.db"
+    with closing(sqlite3.connect(db)) as conn, conn:
+        conn.execute("CREATE TABLE narrow AS SELECT msg_id, order_no, seq, amount FROM processed")
+        conn.execute("DROP TABLE processed")
+        conn.execute("ALTER TABLE narrow RENAME TO processed")
+    assert judge("Q4.2", check, lab) is None
+    with closing(sqlite3.connect(db)) as conn, conn:
+        conn.execute("ALTER TABLE processed RENAME TO elsewhere")
+    assert "processed 테이블(msg_id)이 없음" in _seen(judge("Q4.2", check, lab))
+
+
 def test_dup_txt(lab: QueueLab) -> None:
     check = step4.test_Q4_3_dup_txt_ascending_msg_ids
     ids = lab.expected.duplicate_ids

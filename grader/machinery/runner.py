@@ -22,11 +22,13 @@ from typing import IO
 from grader.machinery import proctable
 from grader.machinery.sandbox import Confinement, Request
 from grader.machinery.textfile import output_text
+from grader.machinery.waiting import wait_for
 
 OUTPUT_LIMIT = 64 * 1024  # bytes kept of each stream (the tail)
 REPORT_LIMIT = 256 * 1024  # bytes read of the keeper's report
 MOST_LEFTOVERS = 20  # named; every one is killed
 KILL_ALL = 0xFF  # reaper.KILL_ALL
+FREEZE_WAIT = 10.0  # for a SIGSTOPped script to be seen stopped (a safety net: it is at once)
 REPORT_WAIT = 10.0  # seconds a killed keeper gets to report before it is taken for gone
 
 
@@ -332,10 +334,34 @@ class Process:
         return self._result
 
     def signal(self, signum: int) -> None:
-        """Signal the script itself (e.g. SIGKILL in the middle of its work)."""
+        """Signal the script itself (e.g. SIGKILL in the middle of its work). Its keeper sends
+        it: this returns before the script has it (see ``freeze``)."""
         if not self._run.ended():
             self._signalled = True
             self._run.command(signum)
+
+    def freeze(self) -> bool:
+        """SIGSTOP the script and return once it is stopped (or gone): from then on it does
+        nothing more, whatever the grader does next (a partner answering it, a look at the
+        broker that takes its time). False when it could not be seen stopped."""
+        self.signal(signal.SIGSTOP)
+        return wait_for(self._stopped_or_gone, FREEZE_WAIT)
+
+    def thaw(self) -> None:
+        self.signal(signal.SIGCONT)
+
+    def _stopped_or_gone(self) -> bool:
+        if self._run.ended():
+            return True
+        pid = self.pid
+        if pid < 0:
+            return False
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                state = f.read().rsplit(b")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            return True
+        return state in (b"T", b"t", b"Z", b"X")
 
 
 def kill_group(pgid: int) -> None:

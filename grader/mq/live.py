@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import dataclasses
 import os
 import signal
 import subprocess
@@ -99,6 +100,9 @@ class Figures:
     at: float
     claim: QueueFigures | None
     dead: QueueFigures | None
+    # False while claim.in did not answer the watch's looks ("?"): ``claim`` is then the last
+    # state it told, which may be older than ``at``.
+    claim_known: bool = True
 
     @property
     def ready(self) -> int:
@@ -163,15 +167,16 @@ class Lines:
             self._last_seq = seq
         if words[0] == "s" and len(words) >= 5:
             vhost, queue, rest = words[3], words[4], words[5] if len(words) > 5 else "-"
-            if rest.strip() == "?":  # a busy queue process did not answer: nothing learnt
-                return
             states = self._states.setdefault(vhost, [])
             before = states[-1] if states else Figures(at, None, None)
-            figures = queue_figures(rest)
-            if queue == amqp.CLAIM_QUEUE:
-                new = Figures(at, figures, before.dead)
+            if rest.strip() == "?":  # a busy queue process did not answer: nothing learnt
+                if queue != amqp.CLAIM_QUEUE or not before.claim_known:
+                    return
+                new = dataclasses.replace(before, at=at, claim_known=False)  # said from now on
+            elif queue == amqp.CLAIM_QUEUE:
+                new = Figures(at, queue_figures(rest), before.dead)
             elif queue == amqp.DEAD_QUEUE:
-                new = Figures(at, before.claim, figures)
+                new = Figures(at, before.claim, queue_figures(rest), before.claim_known)
             else:
                 return
             if states and states[-1].at == at:
@@ -192,7 +197,7 @@ class Lines:
         look = self.looks[first]
         states = self._states.get(vhost, [])
         in_force = [s for s in states if s.at <= look][-1:] or [Figures(look, None, None)]
-        return [Figures(look, in_force[0].claim, in_force[0].dead), *[s for s in states if s.at > look]]
+        return [dataclasses.replace(in_force[0], at=look), *[s for s in states if s.at > look]]
 
 
 class Watch:

@@ -283,6 +283,10 @@ def crashes(lab: MqLab) -> Crashes | Missing:
         amqp.publish(scene.url, *batch)
         process = scene.consumer(STOPPED_RUN)
         held = partner.wait_for(lambda s: s["in_flight"] >= 1, timeout=HELD_WAIT)
+        # Frozen at once: the look below may take a while on a loaded machine, and meanwhile
+        # the consumer's own HTTP timeout would end the held request (then it nacks, or acks
+        # what it had recorded): the kill must meet it holding that request.
+        process.freeze()
         during = watch.now() if held else None
         process.signal(signal.SIGKILL)
         first = process.wait(AFTER_KILL)
@@ -298,7 +302,7 @@ def crashes(lab: MqLab) -> Crashes | Missing:
         second_held = partner.wait_for(lambda s: s["in_flight"] >= 1, timeout=HELD_WAIT)
         answered = False
         if second_held:
-            again.signal(signal.SIGSTOP)  # it cannot read the answer, nor ack
+            again.freeze()  # it cannot read the answer, nor ack
             partner.control(mode="normal")
             answered = partner.wait_for(
                 lambda s: s["by_status"].get("201", 0) > accepted, timeout=SETTLE_WAIT
@@ -419,16 +423,16 @@ def _kill_right_after_its_ack(scene: Scene, process: Process, claim: Claim) -> K
     record and ack; one that acks first is killed with its record unwritten, every run.
 
     Which of the two waits is told by events, not by a clock: the first look of the broker
-    taken after the consumer was seen waiting shows the claim acked already (it acked, then
-    went to record: killed there) or held unacked (it waits to record before its ack: let go).
-    A consumer seen asleep before it even took the claim slept for reasons of its own: looked
-    at again."""
+    taken after the consumer was seen waiting (one in which claim.in answered) shows the claim
+    acked already (it acked, then went to record: killed there) or held unacked (it waits to
+    record before its ack: let go). A consumer seen asleep before it even took the claim
+    slept for reasons of its own: looked at again."""
     watch = drive.watch(scene)
     files = [scene.db, *(scene.db.with_name(scene.db.name + s) for s in ("-journal", "-wal", "-shm"))]
     asleep_at_db = False  # as last seen: one look, never taken back by a later one
 
     def acked(figures: Figures) -> bool:
-        return figures.in_claim == 0
+        return figures.claim_known and figures.in_claim == 0
 
     def asleep_or_ended() -> bool:
         nonlocal asleep_at_db
@@ -448,14 +452,21 @@ def _kill_right_after_its_ack(scene: Scene, process: Process, claim: Claim) -> K
             seen = watch.when(acked, left, until=asleep_or_ended)
             if seen is not None or not asleep_at_db:
                 break
-            look = watch.now()  # taken after it was seen waiting
+            # Frozen at once (its busy wait then spends none of its own timeout), it waits
+            # for the first look taken after that in which claim.in answered, however long
+            # a loaded broker takes to give one.
+            process.freeze()
+            look = watch.when(lambda f: f.claim_known, drive.TAKE_WAIT) or watch.now()
             if acked(look):
                 seen = look  # it acked before it records: killed now, its record unwritten
-            elif look.unacked > 0:
+                break
+            if look.unacked > 0:
                 waited = True
                 release()  # it waits to record before its ack: let it record, then ack
+                process.thaw()
                 seen = watch.when(acked, drive.TAKE_WAIT, until=lambda: not process.running())
                 break
+            process.thaw()  # it had not taken the claim yet: its sleep was its own
         ended_early = seen is None and not process.running()
         process.signal(signal.SIGKILL)
         return KillWindow(process.wait(AFTER_KILL), seen is not None, waited, ended_early)
