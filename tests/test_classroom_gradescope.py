@@ -188,9 +188,13 @@ def test_what_leaves_the_checkout_holds_no_reference(tmp_path: Path) -> None:
         assert any(n.startswith("grader/") for n in names) and any(n.startswith("fixtures/") for n in names)
         assert not [n for n in names if n.startswith(("solutions/", "tests/", "bench/", ".git"))]
     results = tmp_path / "reference.json"
+    # As a pod has it: the dist alone and the dependencies, nothing of this checkout (the
+    # checkout's editable install puts its root on every path; -S leaves .pth files unread).
+    site = [p for p in sys.path if p.endswith("site-packages")]
     run = subprocess.run(
         [
             sys.executable,
+            "-S",
             "-m",
             "pytest",
             "grader",
@@ -208,7 +212,7 @@ def test_what_leaves_the_checkout_holds_no_reference(tmp_path: Path) -> None:
         capture_output=True,
         text=True,
         timeout=600,
-        env={**os.environ, "PYTHONPATH": ""},
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(site)},
         check=False,
     )
     data = json.loads(results.read_text())
