@@ -508,10 +508,15 @@ def dedup(lab: MqLab) -> DedupRuns | Missing:
         after_success = partner.calls(claim.guid)
         ended_before_repeat = not process.running()
         amqp.publish(scene.url, claim)
-        repeat = watch.when(lambda f: f.in_claim == 0, SETTLE_WAIT, until=lambda: not process.running())
-        repeat = repeat or watch.now()
+        watch.when(lambda f: f.in_claim == 0, SETTLE_WAIT, until=lambda: not process.running())
         drive.barrier(lab, scene, process)
         after_repeat = partner.calls(claim.guid)
+        # Judged only from looks taken once the barrier's claim was POSTed: the consumer had the
+        # repeat long before, so no look can show claim.in as it was before the repeat arrived
+        # (a look just after a publish did, on a loaded node, and a consumer that never acks a
+        # duplicate passed).
+        repeat = watch.when(lambda f: f.in_claim == 0, SETTLE_WAIT, until=lambda: not process.running())
+        repeat = repeat or watch.now()
         for spare in [*spares, None]:
             window = _kill_right_after_its_ack(scene, process, fresh)
             fresh_calls = partner.calls(fresh.guid)
