@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -22,7 +23,7 @@ from grader.machinery.partner import Partner, Spares
 from grader.machinery.rundir import RunDir
 from solutions.walkthrough import walk_mq
 from tests.conftest import SharedBroker, node_errors, private_node
-from tests.grading import grade, still_running
+from tests.grading import REPO, grade, still_running
 from tests.waiting import SAFETY, wait_until
 
 
@@ -49,6 +50,32 @@ def test_partner_answers_counts_and_obeys() -> None:
     assert requests.get(f"{partner.url}/_stats", timeout=5).status_code == 403
     assert requests.post(f"{partner.url}/_control", json={"reset": True}, timeout=5).status_code == 403
     partner.stop()
+
+
+def test_a_partner_ends_with_the_grader_that_started_it_even_sigkilled() -> None:
+    """Class grading stops a hung grader with SIGKILL: nothing of it may keep running. Its
+    partners run in sessions of their own (killed with their group at the grader's end), so
+    they watch the pipe the grader holds instead, and go once it is closed."""
+    code = (
+        "import sys, time\n"
+        "from grader.machinery.partner import Partner\n"
+        "partner = Partner()\n"
+        "print(partner.url, flush=True)\n"
+        "time.sleep(600)\n"
+    )
+    grader = subprocess.Popen([sys.executable, "-c", code], cwd=REPO, stdout=subprocess.PIPE, text=True)
+    try:
+        assert grader.stdout is not None
+        url = grader.stdout.readline().strip()
+        assert requests.post(f"{url}/v1/claims", data=golden_claims().files[0].data, timeout=5).ok
+        pid = next(p for p in proctable.descendants(grader.pid) if "partner.py" in proctable.cmdline(p))
+        partner = proctable.info(pid)
+        assert partner is not None
+        grader.kill()
+        grader.wait()
+        wait_until(lambda: not still_running(partner), "the partner outlived its grader")
+    finally:
+        grader.kill()
 
 
 def test_spare_partners_are_fresh_handed_out_once_and_stopped_unused() -> None:

@@ -32,7 +32,7 @@ class Partner:
         self._http.headers["X-Partner-Token"] = self._token
         # Port 0: the partner binds a free port itself and says which (no race for a port).
         self._process = OwnProcess(
-            [sys.executable, "-I", str(script), "claim", "--port", "0"],
+            [sys.executable, "-I", str(script), "claim", "--port", "0", "--until-stdin-closes"],
             cwd=script.parent,
             env=environment(PARTNER_CONTROL_TOKEN=self._token),
         )

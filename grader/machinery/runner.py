@@ -371,7 +371,9 @@ def kill_group(pgid: int) -> None:
 
 class OwnProcess:
     """A process of the grader's own (a claim partner): trusted code, run on the host in a
-    session of its own, never handed anything of the scripts'; killed with its group."""
+    session of its own, never handed anything of the scripts'; killed with its group. Its
+    standard input is a pipe only the grader holds: a program that ends when it reads to the
+    end (partner.py --until-stdin-closes) ends with the grader, a grader SIGKILLed included."""
 
     def __init__(self, argv: Sequence[str], *, cwd: Path, env: Mapping[str, str]) -> None:
         import subprocess
@@ -381,7 +383,7 @@ class OwnProcess:
             list(argv),
             cwd=cwd,
             env=dict(env),
-            stdin=subprocess.DEVNULL,
+            stdin=subprocess.PIPE,  # never written: its end is the grader's end
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             start_new_session=True,
@@ -398,6 +400,8 @@ class OwnProcess:
 
     def kill(self) -> RunResult:
         kill_group(self._popen.pid)
+        if self._popen.stdin is not None:
+            self._popen.stdin.close()
         import subprocess
 
         with contextlib.suppress(subprocess.TimeoutExpired):
