@@ -1,11 +1,14 @@
-"""What the class tools' self-tests check after every batch: nothing left running, the machine's
-own /root untouched."""
+"""What the class tools' self-tests share: what they check after every batch (nothing left
+running, the machine's own /root untouched), and a workflow step run as a runner runs it."""
 
 from __future__ import annotations
 
 import os
+import subprocess
+from collections.abc import Mapping
 from pathlib import Path
 
+from grader.classroom.version import REPO
 from grader.machinery.snapshot import tree_digest
 
 MACHINE_ROOT = Path("/root")
@@ -35,3 +38,18 @@ def processes_under(*folders: Path) -> list[str]:
         if any(m in cmdline or cwd.startswith(m) for m in marks):
             found.append(f"{proc.name}: {cmdline[:200]} (cwd {cwd})")
     return found
+
+
+def run_step(script: str, workspace: Path, env: Mapping[str, str]) -> subprocess.CompletedProcess[str]:
+    """A workflow's `run:` script with bash -e in ``workspace`` (the grader checked out at
+    ``workspace``/.grader), as the runner runs a step."""
+    (workspace / ".grader").symlink_to(REPO)
+    return subprocess.run(
+        ["bash", "-e", "-c", script],
+        cwd=workspace,
+        env=dict(env),
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )

@@ -27,7 +27,7 @@ from grader.classroom.shards import MANIFEST, WHOLE, Shard, read_manifest, shard
 from grader.classroom.version import REPO
 from grader.labs import CATALOGUE
 from tests.classgen import Student, hand_in, split
-from tests.classroom import processes_under, root_state
+from tests.classroom import processes_under, root_state, run_step
 
 pytestmark = pytest.mark.timeout(900)
 LABS = ("queue",)
@@ -335,16 +335,7 @@ def _run_step(
     env |= {str(k): str(v) for k, v in workflow["jobs"][job].get("env", {}).items()}
     env |= {str(k): expressions[str(v)] for k, v in step.get("env", {}).items()}
     env |= {"GITHUB_WORKSPACE": str(workspace), "GRADER_VENV": sys.prefix, "GRADER_LAB": "queue"}
-    (workspace / ".grader").symlink_to(REPO)
-    return subprocess.run(
-        ["bash", "-e", "-c", step["run"]],
-        cwd=workspace,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    return run_step(step["run"], workspace, env)
 
 
 def test_a_shard_job_and_the_merge_job_as_the_runner_runs_them(

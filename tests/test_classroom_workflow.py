@@ -17,7 +17,7 @@ from grader.classroom.version import REPO
 from grader.labs import CATALOGUE
 from solutions.walkthrough import walk_mq, walk_queue
 from tests.classgen import split
-from tests.classroom import processes_under, root_state
+from tests.classroom import processes_under, root_state, run_step
 from tests.conftest import SharedBroker
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
@@ -42,22 +42,13 @@ def test_the_workflow_keeps_results_and_summarises() -> None:
 def _grade_step(workspace: Path, lab_root: Path) -> subprocess.CompletedProcess[str]:
     """The Grade step's script with bash -e, as the runner runs a `run:` step."""
     script = next(s for s in _steps() if s.get("id") == "grade")["run"]
-    (workspace / ".grader").symlink_to(REPO)
     env = os.environ | {
         "GITHUB_WORKSPACE": str(workspace),
         "GITHUB_STEP_SUMMARY": str(workspace / "summary.md"),
         "GRADER_VENV": str(REPO / ".venv"),
         "GRADER_LAB_ROOT": str(lab_root),
     }
-    return subprocess.run(
-        ["bash", "-e", "-c", script],
-        cwd=workspace,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    return run_step(script, workspace, env)
 
 
 def test_a_correct_repository_passes(
