@@ -43,6 +43,15 @@ def kind(mode: int) -> str | None:
 
 def read_bytes(path: Path, limit: int = TEXT_LIMIT) -> bytes:
     """The bytes of a regular file (following links), never more than ``limit``."""
+    data = head(path, limit + 1)
+    if len(data) > limit:
+        raise Unreadable(path, f"{limit // 1024} KiB 보다 큼: 텍스트 파일이 맞나요?")
+    return data
+
+
+def head(path: Path, size: int) -> bytes:
+    """The first ``size`` bytes of a regular file (following links); anything else (a FIFO
+    would block, a device never ends, a directory) raises Unreadable saying what it is."""
     try:
         before = path.stat()
     except OSError as exc:
@@ -56,12 +65,9 @@ def read_bytes(path: Path, limit: int = TEXT_LIMIT) -> bytes:
     try:
         if (what := kind(os.fstat(fd).st_mode)) is not None:  # swapped since the stat
             raise Unreadable(path, f"보통 파일이 아니라 {what}")
-        data = os.read(fd, limit + 1)
+        return os.read(fd, size)
     finally:
         os.close(fd)
-    if len(data) > limit:
-        raise Unreadable(path, f"{limit // 1024} KiB 보다 큼: 텍스트 파일이 맞나요?")
-    return data
 
 
 def decode(data: bytes, what: str = "내용") -> str:

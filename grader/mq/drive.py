@@ -18,7 +18,7 @@ from pathlib import Path
 import pika.exceptions
 
 from fixtures.claims import Claim, claim_set
-from grader.machinery import acting
+from grader.machinery import acting, textfile
 from grader.machinery.runner import Process, RunResult
 from grader.mq import amqp, live
 from grader.mq.lab import MqLab, Scene
@@ -207,6 +207,8 @@ def _looked(scene: Scene, batch: list[Claim], seconds: float, end: RunEnd, stopp
 def names(db: Path, text: str) -> bool:
     """Some column of some table of the SQLite file ``db`` holds ``text`` (any shape of table:
     a column of ids, a key-value table, a JSON list in one cell)."""
+    if not is_sqlite(db):
+        return False
     try:
         return _names(db, text)
     except sqlite3.Error:
@@ -232,8 +234,9 @@ def _names(db: Path, text: str) -> bool:
 
 
 def is_sqlite(db: Path) -> bool:
+    """``db`` is a regular file that starts as an SQLite database does (never opens a FIFO or
+    a device a consumer left at EAI_MQ_DB)."""
     try:
-        with db.open("rb") as f:
-            return f.read(16) == SQLITE_HEADER
-    except OSError:
+        return textfile.head(db, len(SQLITE_HEADER)) == SQLITE_HEADER
+    except textfile.Unreadable:
         return False

@@ -10,6 +10,7 @@ from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
+from grader.machinery import textfile
 from grader.machinery.textfile import kind
 
 COLUMNS = ("msg_id", "order_no", "seq", "amount", "processed_at")
@@ -46,10 +47,9 @@ def problem(db: Path) -> str | None:
     if (what := kind(st.st_mode)) is not None:
         return f"보통 파일이 아니라 {what}"
     try:
-        with db.open("rb") as f:
-            head = f.read(len(SQLITE_HEADER))
-    except OSError as exc:
-        return f"읽을 수 없음({exc.strerror})"
+        head = textfile.head(db, len(SQLITE_HEADER))
+    except textfile.Unreadable as exc:
+        return exc.reason
     if head and head != SQLITE_HEADER:
         return "SQLite 데이터베이스 파일이 아님(파일 첫머리가 'SQLite format 3' 이 아님)"
     try:
@@ -139,7 +139,7 @@ def blank_copy(db: Path, dest: Path) -> bool:
     if not db.is_file() or problem(db) is not None:
         return False
     copy_of(db, dest)
-    if "msg_id" in columns(db):
+    if processed_ddl(db) is not None and "msg_id" in columns(db):  # a table (a view holds no rows)
         with closing(sqlite3.connect(dest)) as copy, copy:
             copy.execute("DELETE FROM processed")
     return True

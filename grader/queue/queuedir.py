@@ -20,10 +20,12 @@ Listing = dict[str, frozenset[str]]
 FINGERPRINT_LIMIT = 1 << 24  # 16 MiB: far above any message
 
 
-def _entries(base: Path, deep: bool) -> list[Path]:
+def entries(base: Path, deep: bool) -> list[Path]:
+    """The entries of ``base``; ``deep``: at any depth, but only below a directory of the tree
+    itself (a queue directory that is a link to elsewhere, ``/`` say, is listed, not walked)."""
     if not base.is_dir():
         return []
-    return list(base.rglob("*") if deep else base.iterdir())
+    return list(base.rglob("*") if deep and not base.is_symlink() else base.iterdir())
 
 
 def listing(q: Path) -> Listing:
@@ -32,7 +34,7 @@ def listing(q: Path) -> Listing:
     still stuck in processing/."""
 
     def names(d: str) -> frozenset[str]:
-        found = _entries(q / d, deep=d == "processing")
+        found = entries(q / d, deep=d == "processing")
         return frozenset(p.name for p in found if p.is_file() and not p.name.startswith("."))
 
     return {d: names(d) for d in DIRS}
@@ -43,7 +45,7 @@ def special_entries(q: Path) -> list[str]:
     socket, device), as 'inbox/NAME (FIFO)'."""
     found = []
     for d in DIRS:
-        for path in _entries(q / d, deep=True):
+        for path in entries(q / d, deep=True):
             try:
                 what = kind(path.stat().st_mode)
             except OSError:
@@ -71,7 +73,7 @@ def _digest(path: Path) -> str:
 def fingerprint(q: Path) -> dict[str, str]:
     """Every path under the four directories with a hash of its bytes ('dir' for a directory,
     the kind for anything else), read safely."""
-    return {str(p.relative_to(q)): _digest(p) for d in DIRS for p in sorted(_entries(q / d, deep=True))}
+    return {str(p.relative_to(q)): _digest(p) for d in DIRS for p in sorted(entries(q / d, deep=True))}
 
 
 def reset(q: Path, blank_ledger: bytes | None) -> None:
