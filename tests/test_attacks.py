@@ -179,6 +179,16 @@ ATTACKS: dict[str, str] = {
         argv = [sys.executable, "-c", chain, "{token}", "{results}", "{root}/q/owned-{token}"]
         subprocess.Popen(argv, env={{}}, start_new_session=True)
     """,
+    # inotify instances are counted per user (128 here): scripts that took every one they could
+    # would blind the grader's own watch of the queue folders (Q3.4) and fail its scenarios if
+    # they counted as the grader's user. Held a moment, while the grade's other scenarios start.
+    "inotify": """
+        import time
+        held = [fd for fd in (libc.inotify_init1(0) for _ in range(1024)) if fd >= 0]
+        time.sleep(1)
+        for fd in held:
+            os.close(fd)
+    """,
     # Stopped by itself: a frozen script is a FAIL within its time limit, never a hung grade.
     "stopped": """
         import signal

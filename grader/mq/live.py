@@ -255,6 +255,7 @@ class Watch:
             with self._changed:
                 self._lines.feed(line.rstrip("\n"))
                 self._changed.notify_all()
+        process.wait()  # its output ended: once it has ended too, whoever waits sees it stopped
         with self._changed:
             self._changed.notify_all()
 
