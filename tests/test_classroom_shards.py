@@ -140,6 +140,7 @@ def test_a_bad_shard_is_refused_before_anything_runs(
 
 
 # (a) four shards merged = one batch -------------------------------------------------------------
+@pytest.mark.slow  # a class graded by batch runs
 def test_four_shards_merged_equal_one_batch(
     submissions: list[Path], whole: Path, shard_outs: list[Path], workdir: Callable[[str], Path]
 ) -> None:
@@ -168,6 +169,7 @@ def test_four_shards_merged_equal_one_batch(
     assert list(manifest.students) == order == list(manifest.roster)
 
 
+@pytest.mark.slow  # a class graded by batch runs
 def test_each_shard_holds_its_own_students_only(shard_outs: list[Path]) -> None:
     seen: list[str] = []
     for k, out in enumerate(shard_outs, start=1):
@@ -199,6 +201,7 @@ def _refusal(outs: list[Path], dest: Path) -> str:
     return str(refused.value)
 
 
+@pytest.mark.slow  # a class graded by batch runs
 def test_merge_refuses_a_missing_or_doubled_shard(shard_outs: list[Path], tmp_path: Path) -> None:
     one, two, three, four = shard_outs
     said = _refusal([one, two, four], tmp_path / "merged")
@@ -207,6 +210,7 @@ def test_merge_refuses_a_missing_or_doubled_shard(shard_outs: list[Path], tmp_pa
     assert "shard 2/4 given more than once" in said and str(two) in said
 
 
+@pytest.mark.slow  # a class graded by batch runs
 def test_merge_refuses_shards_of_other_graders_labs_or_classes(
     shard_outs: list[Path], tmp_path: Path
 ) -> None:
@@ -233,6 +237,7 @@ def test_merge_refuses_shards_of_other_graders_labs_or_classes(
         assert all(word in said for word in words), (words, said)
 
 
+@pytest.mark.slow  # a class graded by batch runs
 def test_merge_refuses_overlapping_students_and_other_ns(
     shard_outs: list[Path], whole: Path, tmp_path: Path
 ) -> None:
@@ -251,6 +256,7 @@ def test_merge_refuses_overlapping_students_and_other_ns(
     assert "different numbers of shards N" in said and str(whole) in said
 
 
+@pytest.mark.slow  # a class graded by batch runs
 def test_merge_refuses_what_is_no_finished_output(shard_outs: list[Path], tmp_path: Path) -> None:
     one, two, three, four = shard_outs
     (tmp_path / "empty").mkdir()
@@ -268,6 +274,7 @@ def test_merge_refuses_what_is_no_finished_output(shard_outs: list[Path], tmp_pa
     assert "must lie apart" in said
 
 
+@pytest.mark.slow  # a class graded by batch runs
 def test_the_merge_command_says_why_and_exits_2(shard_outs: list[Path], tmp_path: Path) -> None:
     run = subprocess.run(
         [sys.executable, "-m", "grader", "merge", *map(str, shard_outs[:3]), "--out", str(tmp_path / "m")],
@@ -338,6 +345,7 @@ def _run_step(
     return run_step(step["run"], workspace, env)
 
 
+@pytest.mark.slow  # a class graded by batch runs
 def test_a_shard_job_and_the_merge_job_as_the_runner_runs_them(
     submissions: list[Path], whole: Path, shard_outs: list[Path], tmp_path: Path
 ) -> None:

@@ -204,6 +204,7 @@ def test_a_node_left_by_a_killed_grader_is_stopped_by_the_next_run(
         shutil.rmtree(state, ignore_errors=True)
 
 
+@pytest.mark.slow  # a node of its own, and a whole grade on it
 def test_a_node_whose_statistics_broke_still_grades(fixture_tree: FixtureTree, tmp_path: Path) -> None:
     """RabbitMQ 3.10's statistics database can break for good while the node works: a crash of
     its process group (a temporary child, never restarted) leaves every GET that merges

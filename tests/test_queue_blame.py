@@ -153,6 +153,7 @@ READERS = (
     "grader/__init__.py",
     "grader/machinery/__init__.py",
     "grader/machinery/textfile.py",
+    "grader/machinery/sqlitebound.py",
     "grader/queue/__init__.py",
     "grader/queue/ledger.py",
     "grader/catalogue.py",  # a lab package's __init__ declares its catalogue

@@ -18,7 +18,7 @@ from pathlib import Path
 import pika.exceptions
 
 from fixtures.claims import Claim, claim_set
-from grader.machinery import acting, textfile
+from grader.machinery import acting, sqlitebound, textfile
 from grader.machinery.runner import Process, RunResult
 from grader.mq import amqp, live
 from grader.mq.lab import MqLab, Scene
@@ -218,7 +218,7 @@ def names(db: Path, text: str) -> bool:
 def _names(db: Path, text: str) -> bool:
     # Read-write: a consumer SIGKILLed mid-transaction leaves a hot journal that SQLite rolls
     # back on open (the file is the grader's scratch copy, never the student's).
-    with contextlib.closing(sqlite3.connect(db, timeout=5)) as conn:
+    with contextlib.closing(sqlitebound.bounded(sqlite3.connect(db, timeout=5))) as conn:
         tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
         for table in tables:
             quoted = '"' + table.replace('"', '""') + '"'

@@ -10,7 +10,7 @@ from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.machinery import textfile
+from grader.machinery import sqlitebound, textfile
 from grader.machinery.textfile import kind
 
 COLUMNS = ("msg_id", "order_no", "seq", "amount", "processed_at")
@@ -32,7 +32,7 @@ class Row:
 
 
 def _connect(db: Path) -> sqlite3.Connection:
-    return sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10)
+    return sqlitebound.bounded(sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10))
 
 
 def problem(db: Path) -> str | None:
@@ -89,13 +89,20 @@ def msg_id_is_unique(db: Path) -> bool:
 def rows(db: Path) -> list[Row]:
     """Every row of table ``processed``; a column the student's table lacks reads as NULL (the
     check that needs it says so), no table at all as no rows. Only ``msg_id``'s absence is a
-    question for the caller (``columns``)."""
+    question for the caller (``columns``). A ``processed`` that cannot be read to its end (a
+    view that fails or never ends) raises Unreadable, saying so."""
     present = set(columns(db))
     if "msg_id" not in present:
         return []
     chosen = ", ".join(c if c in present else "NULL" for c in COLUMNS)
-    with closing(_connect(db)) as conn:
-        return [Row(str(r[0]), *r[1:]) for r in conn.execute(f"SELECT {chosen} FROM processed")]
+    try:
+        with closing(_connect(db)) as conn:
+            return [Row(str(r[0]), *r[1:]) for r in conn.execute(f"SELECT {chosen} FROM processed")]
+    except sqlite3.Error as exc:  # a view of the student's: it may fail, or never end
+        if sqlitebound.interrupted(exc):
+            endless = "processed 를 읽는 일이 끝나지 않음(끝없는 VIEW 나 재귀 쿼리?)"
+            raise textfile.Unreadable(db, endless) from exc
+        raise textfile.Unreadable(db, f"processed 를 읽지 못함({exc})") from exc
 
 
 def processed_ddl(db: Path) -> str | None:

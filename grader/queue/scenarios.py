@@ -71,8 +71,8 @@ def _read_rows(q: Path) -> tuple[list[ledger.Row] | None, str]:
         return None, "ledger.db 에 processed 테이블(msg_id 포함)이 없음"
     try:
         return ledger.rows(db), ""
-    except sqlite3.Error as exc:
-        return None, f"processed 를 읽지 못함: {exc}"
+    except Unreadable as exc:
+        return None, f"ledger.db: {exc.reason}"
 
 
 def _observe(

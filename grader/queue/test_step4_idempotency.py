@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from grader.machinery.textfile import Unreadable
 from grader.queue import ledger
 from grader.queue.lab import QueueLab
 from grader.queue.queuedir import listing
@@ -29,7 +30,11 @@ def test_Q4_2_processed_holds_the_unique_messages(req: Check, queue_lab: QueueLa
     problem = ledger.problem(db)
     req.expect(problem is None, f"{queue_lab.shown('ledger.db')}: {problem}", hint="Q3.1 을 먼저 고치세요.")
     req.expect("msg_id" in ledger.columns(db), "ledger.db 에 processed 테이블(msg_id)이 없음")
-    ids = [r.msg_id for r in ledger.rows(db)]
+    try:
+        ids = [r.msg_id for r in ledger.rows(db)]
+    except Unreadable as exc:
+        hint = "processed 는 행을 담는 테이블로 만드세요."
+        req.fail(f"{queue_lab.shown('ledger.db')}: {exc.reason}", hint=hint)
     expected = queue_lab.expected.messages.keys()
     req.expect(
         len(ids) == len(expected) and set(ids) == expected,
