@@ -354,7 +354,8 @@ class OddTree:
 
 def odd_tree(base: Path, fixtures: FixtureTree, mode: str) -> OddTree:
     """A FIFO, a socket and a /dev/zero node in q; a name that is not UTF-8 in q/done; a sparse
-    file; a shell whose cwd is q; the ledger held open."""
+    file; a shell whose cwd is q; the ledger held open; q itself of mode 000 (root's all the
+    same, in a pod)."""
     root = walked(base, fixtures)
     q = root / "q"
     os.mkfifo(q / "pipe")
@@ -371,6 +372,7 @@ def odd_tree(base: Path, fixtures: FixtureTree, mode: str) -> OddTree:
     blocks = (q / "sparse.bin").stat().st_blocks
     shell = subprocess.Popen(["sleep", "600"], cwd=q)
     handle = os.open(q / "ledger.db", os.O_RDONLY)
+    q.chmod(0o000)
     ids = inodes(root)
     try:
         graded = grade(root, fixtures.root, base / "state", lab="queue", args=sandbox(mode))
@@ -387,6 +389,7 @@ def odd_tree(base: Path, fixtures: FixtureTree, mode: str) -> OddTree:
             os.fstat(handle).st_ino == (q / "ledger.db").stat().st_ino and os.fstat(handle).st_nlink > 0,
         )
     finally:
+        q.chmod(0o755)
         shell.kill()
         shell.wait()
         os.close(handle)

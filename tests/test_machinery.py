@@ -389,10 +389,15 @@ def _odd_tree(q: Path, outside: Path) -> None:
 def test_a_working_copy_holds_what_scripts_read_and_nothing_that_leads_out(tmp_path: Path) -> None:
     q, outside, copy = tmp_path / "q", tmp_path / "outside", tmp_path / "copy"
     _odd_tree(q, outside)
+    (q / "closed").mkdir(mode=0o000)  # root's to enter, read and write whatever the bits say:
+    (q / "secret.txt").write_text("s")  # the copy's owner (the scripts' identity) stands for root
+    (q / "secret.txt").chmod(0o000)
     left_out = working_copy(q, copy, empty=("done",))
     assert list((copy / "done").iterdir()) == []  # emptied anyway: never read
     assert (copy / "lib" / "helper.py").read_text() == "X = 1\n"
     assert stat.S_IMODE((copy / "run.sh").stat().st_mode) == 0o750
+    assert stat.S_IMODE((copy / "closed").stat().st_mode) == 0o700
+    assert stat.S_IMODE((copy / "secret.txt").stat().st_mode) == 0o600
     assert (copy / "sparse.bin").stat().st_blocks == (q / "sparse.bin").stat().st_blocks
     assert (copy / "sparse.bin").stat().st_size == 32 << 20
     assert not (copy / "ledger.db").is_symlink()  # a copy: writing it reaches nothing outside

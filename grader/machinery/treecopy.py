@@ -1,13 +1,14 @@
 """Copying a student's directory for the scripts to run in, and removing the grader's own
 trees, safely whatever the student's tree holds.
 
-- A working copy holds what scripts read: files keep their bytes, modes, times and holes (a
-  sparse file stays sparse); the contents of directories the grader empties anyway (``empty``)
-  are never read, so a queue folder with 100,000 files costs nothing. A link that stays inside
-  the tree is copied as a link; a link leading outside it to a regular file becomes a copy of
-  that file (nothing the scripts write reaches outside through it); any other link is copied as
-  it is and never written through by the grader. FIFOs, sockets and devices are never opened:
-  they are left out.
+- A working copy holds what scripts read: files keep their bytes, modes (the owner's read and
+  write bits set, as root has them), times and holes (a sparse file stays sparse); the
+  contents of directories the grader empties anyway (``empty``) are never read, so a queue
+  folder with 100,000 files costs nothing. A link that stays inside the tree is copied as a
+  link; a link leading outside it to a regular file becomes a copy of that file (nothing the
+  scripts write reaches outside through it); any other link is copied as it is and never
+  written through by the grader. FIFOs, sockets and devices are never opened: they are left
+  out.
 - Removal never follows a link, never crosses into another filesystem (a mount point is left
   and reported), and clears the immutable and append-only flags of what it removes (it only
   removes the grader's own trees).
@@ -217,8 +218,12 @@ def _copy_data(src: int, dest: int, size: int) -> None:
 
 def _same_metadata(st: os.stat_result, dest: int) -> None:
     """``dest`` (an open file or directory) gets ``st``'s permission bits and times, never its
-    setuid, setgid or sticky bits (the copy is the scripts' identity's; see identity.py)."""
-    os.chmod(dest, stat.S_IMODE(st.st_mode) & 0o777)
+    setuid, setgid or sticky bits (the copy is the scripts' identity's; see identity.py). The
+    identity stands for root, who reads and writes what it owns (and enters its directories)
+    whatever their bits say: those owner bits are set (a q/ of mode 000 works for root in a
+    pod, and so in its copy); a file's execute bits stay as they are (root needs one too)."""
+    owner = 0o700 if stat.S_ISDIR(st.st_mode) else 0o600
+    os.chmod(dest, (stat.S_IMODE(st.st_mode) & 0o777) | owner)
     os.utime(dest, ns=(st.st_atime_ns, st.st_mtime_ns))
 
 
