@@ -8,6 +8,7 @@ import csv
 import io
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -27,6 +28,7 @@ from grader.classroom.batch import (
     REFUSED,
     BatchOptions,
     Graded,
+    collect,
     run_batch,
 )
 from grader.classroom.results import read_results
@@ -317,3 +319,16 @@ def test_an_unexpected_failure_is_that_students_alone(
     )
     assert [(g.name, g.status) for g in graded] == [("kim", GRADED), ("lee", FAULT)]
     assert "No space left" in graded[1].note
+
+
+@pytest.mark.parametrize("name", ["grades.csv", "report.html", "shard.json", ".work", "kim"])
+def test_names_that_would_take_the_batchs_own_files_are_refused_before_grading(
+    name: str, tmp_path: Path
+) -> None:
+    """A student's folder is OUT/<name>: a name the batch writes a file of its own under (or
+    two submissions of one name) would crash the batch at its end, after every grade."""
+    paths = [tmp_path / f"{name}.tar.gz", tmp_path / "kim"]
+    paths[0].write_bytes(b"")
+    paths[1].mkdir()
+    with pytest.raises(SystemExit, match=f"batch: {re.escape(name)}: "):
+        collect(paths)

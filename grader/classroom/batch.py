@@ -48,7 +48,7 @@ from grader.classroom.results import (
     write_json,
 )
 from grader.classroom.runjob import BrokerAccess, GraderRun, RunOutcome, recover, resume, run, stop_all
-from grader.classroom.shards import WHOLE, Manifest, Shard, forget
+from grader.classroom.shards import MANIFEST, WHOLE, Manifest, Shard, forget
 from grader.classroom.submission import (
     PARTS,
     UnsafeSubmission,
@@ -64,6 +64,8 @@ from grader.machinery.snapshot import tree_digest
 
 GRADED, FAULT, REFUSED = "graded", "grader-error", "refused"
 WORK = ".work"
+GRADES, REPORT = "grades.csv", "report.html"
+OWN_FILES = (GRADES, REPORT, MANIFEST)  # OUT's own: no student's folder may take their names
 DEFAULT_TIMEOUT = 300.0
 ATTEMPTS = 2  # a grader fault is retried once before it is recorded
 
@@ -128,6 +130,7 @@ def collect(paths: Sequence[Path]) -> list[Submission]:
     problems = [f"{p}: not found" for p in paths if not p.exists()]
     problems += [f"{n}: two submissions have this name" for n in sorted(set(names)) if names.count(n) > 1]
     problems += [f"{n}: a student's name may not start with '.'" for n in names if n.startswith(".")]
+    problems += [f"{n}: a student's name may not be a file the batch writes" for n in names if n in OWN_FILES]
     if problems:
         raise SystemExit("batch: " + "; ".join(problems))
     return submissions
@@ -439,6 +442,6 @@ def local_time(moment: datetime) -> str:
 
 def write_outputs(out: Path, graded: list[Graded], figures: class_report.Figures) -> None:
     """grades.csv and report.html of ``graded`` (in this order)."""
-    write_atomic(out / "grades.csv", grades_csv(graded, figures.labs).encode())
+    write_atomic(out / GRADES, grades_csv(graded, figures.labs).encode())
     rows = [class_report.Row(g.name, g.status, g.results, g.note) for g in graded]
-    write_atomic(out / "report.html", class_report.render(rows, figures).encode())
+    write_atomic(out / REPORT, class_report.render(rows, figures).encode())
