@@ -12,6 +12,10 @@ Prints the median (and min/max) wall time of, each a fresh process:
 on this machine (the figures in the README were taken on 2 cores), and for each the stages
 and scenarios that ended last in its median run: when each started and ended after the grader
 started (the critical path), and how long it took (LAB_GRADER_TIMINGS).
+
+``--against DIR`` runs the grader of another checkout (an older commit) turn about with this
+one, run for run, on this interpreter: this machine's speed drifts by more than a change is
+worth within the hour, so only figures taken side by side compare.
 """
 
 from __future__ import annotations
@@ -39,19 +43,19 @@ SHOWN = 5  # stages and scenarios listed per case
 Timings = list[tuple[str, float, float]]  # (what, started, ended) in seconds after the start
 
 
-def wall_time(args: list[str], env: dict[str, str] | None = None) -> tuple[float, Timings]:
+def wall_time(args: list[str], env: dict[str, str] | None = None, repo: Path = REPO) -> tuple[float, Timings]:
     with tempfile.NamedTemporaryFile(prefix="timings-", suffix=".txt") as timings:
         started = time.monotonic()
         run = subprocess.run(
             [sys.executable, "-m", "pytest", "grader", "-q", "-p", "no:cacheprovider", *args],
-            cwd=REPO,
+            cwd=repo,
             capture_output=True,
             text=True,
             check=False,
             env=os.environ | (env or {}) | {"LAB_GRADER_TIMINGS": timings.name},
         )
         seconds = time.monotonic() - started
-        lines = Path(timings.name).read_text().splitlines()
+        lines = Path(timings.name).read_text().splitlines()  # empty from a grader without it
     if run.returncode != 0:
         sys.exit(f"grading the reference failed (exit {run.returncode}):\n{run.stdout[-3000:]}")
     ended = []
@@ -95,22 +99,35 @@ def report(label: str, measured: list[tuple[float, Timings]]) -> None:
         print(f"    {what:<28} {begin:6.2f} -> {end:6.2f} s  ({end - begin:.2f} s)", flush=True)
 
 
+def measured(label: str, runs: int, args: list[str], env: dict[str, str], against: Path | None) -> None:
+    """``runs`` grades of this checkout, and with ``against`` as many of that one, turn about."""
+    ours: list[tuple[float, Timings]] = []
+    theirs: list[tuple[float, Timings]] = []
+    for n in range(runs):
+        order = [(ours, REPO), (theirs, against)] if against is not None else [(ours, REPO)]
+        for into, repo in order if n % 2 == 0 else order[::-1]:
+            into.append(wall_time(args, env, repo))
+    report(label, ours)
+    if against is not None:
+        report(f"{label} [{against}]", theirs)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument(
         "--case", choices=("queue", "mq", "full"), action="append", help="only these (repeatable)"
     )
+    parser.add_argument("--against", type=Path, help="another checkout, graded turn about with this one")
     options = parser.parse_args()
-    runs, cases = options.runs, options.case or ["queue", "mq", "full"]
+    runs, cases, against = options.runs, options.case or ["queue", "mq", "full"], options.against
     if "queue" in cases:
-        report("pytest grader --lab queue", [wall_time(["--lab", "queue"]) for _ in range(runs)])
+        measured("pytest grader --lab queue", runs, ["--lab", "queue"], {}, against)
     if "mq" in cases:
         with running_broker() as (args, env):
-            report("pytest grader --lab mq (student mode, broker running)",
-                   [wall_time(args, env) for _ in range(runs)])  # fmt: skip
+            measured("pytest grader --lab mq (student mode, broker running)", runs, args, env, against)
     if "full" in cases:
-        report("pytest grader (both labs, broker start included)", [wall_time([]) for _ in range(runs)])
+        measured("pytest grader (both labs, broker start included)", runs, [], {}, against)
     return 0
 
 

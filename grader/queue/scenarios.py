@@ -29,7 +29,7 @@ from fixtures.queue_messages import (
 )
 from grader.machinery.inotify import Travel, Watcher, travel
 from grader.machinery.runner import Process, RunResult
-from grader.machinery.sqlscript import SqlResult, run_sql_script
+from grader.machinery.sqlscript import SqlResult, run_sql_script, run_sql_scripts
 from grader.machinery.textfile import Unreadable, read_text
 from grader.machinery.waiting import waiting_on
 from grader.queue import edges, ledger, queuedir
@@ -330,12 +330,13 @@ def order_checks(lab: QueueLab) -> OrderChecks | Missing:
             return run_sql_script(box, python, db, script)
 
         own, ddl = _own_ledger(lab, work, run)
-        runs = []
-        for i, case in enumerate(order_ledgers(rng)):
-            db = work / f"{i:02d}-{case.key}.db"
-            with lab.acting():
+        cases = order_ledgers(rng)
+        dbs = [work / f"{i:02d}-{case.key}.db" for i, case in enumerate(cases)]
+        with lab.acting():
+            for db, case in zip(dbs, cases, strict=True):
                 ledger.make_ledger(db, ddl, case.rows)
-            runs.append(LedgerRun(case, run(db)))
+        results = run_sql_scripts(box, python, dbs, script)
+        runs = [LedgerRun(case, result) for case, result in zip(cases, results, strict=True)]
     covered = {r.case.key for r in runs} | {"own-ledger", "scrambled"}
     edges.ensure("order_checks", covered)
     return OrderChecks(own, tuple(runs), frozenset(covered))

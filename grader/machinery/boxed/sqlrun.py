@@ -1,12 +1,14 @@
 """Run a student's .sql file on a database the way the sqlite3 shell would, counting rows.
 
-    python -I -S sqlrun.py DB SQLFILE TIMEOUT
+    python -I -S sqlrun.py SQLFILE TIMEOUT DB [DB ...]
 
 Run inside the scripts' box, as the scripts' identity: student SQL can ATTACH a file anywhere
-or VACUUM INTO one, so it never runs with the grader's powers. Prints one JSON object:
-``{"count": N, "rows": [...the first SAMPLE rows...], "error": null or "why"}``; values that
-JSON cannot hold (BLOBs) are shown as their repr. Shell dot-commands (``.mode`` ...) are
-dropped; a runaway query is interrupted after TIMEOUT seconds.
+or VACUUM INTO one, so it never runs with the grader's powers. Prints a JSON list, one object
+per DB in order: ``{"count": N, "rows": [...the first SAMPLE rows...], "error": null or
+"why"}``; values that JSON cannot hold (BLOBs) are shown as their repr. Shell dot-commands
+(``.mode`` ...) are dropped; a runaway query is interrupted after TIMEOUT seconds (each DB
+has its own). One process for every ledger of a scenario: an interpreter start is most of
+what one run costs.
 """
 
 from __future__ import annotations
@@ -68,10 +70,10 @@ def run(db: str, script: str, timeout: float) -> dict[str, object]:
 
 
 def main() -> None:
-    db, script_file, timeout = sys.argv[1], sys.argv[2], float(sys.argv[3])
+    script_file, timeout, dbs = sys.argv[1], float(sys.argv[2]), sys.argv[3:]
     with open(script_file, "rb") as f:
         script = f.read(SCRIPT_LIMIT).decode("utf-8", "replace").lstrip("\ufeff")
-    print(json.dumps(run(db, script, timeout)))
+    print(json.dumps([run(db, script, timeout) for db in dbs]))
 
 
 if __name__ == "__main__":
