@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,6 +12,10 @@ import pytest
 DEFAULT_STUDENT_FIXTURES = Path("/opt/lab/fixtures")
 DEFAULT_STATE_DIR = Path("/var/tmp/lab-grader")
 SANDBOXES = ("auto", "namespace", "none")
+# --amqp-url and --management-url, when a class tool passes them (with an administrator's
+# password): any user may read a command line, a process's environment only its own user.
+AMQP_URL_VARIABLE = "LAB_GRADER_AMQP_URL"
+MANAGEMENT_URL_VARIABLE = "LAB_GRADER_MANAGEMENT_URL"
 # Exit codes of a run that graded nothing, besides pytest's own (0-5).
 EXIT_BUSY = 75  # another grader has this lab root: try again when it is done (EX_TEMPFAIL)
 EXIT_REFUSED = 77  # grading could not promise to put everything back, or was asked the impossible
@@ -56,9 +61,9 @@ class GraderConfig:
             results_json=path("results_json"),
             state_dir=path("state_dir") or DEFAULT_STATE_DIR,
             broker=config.getoption("broker"),
-            amqp_url=config.getoption("amqp_url"),
+            amqp_url=config.getoption("amqp_url") or os.environ.get(AMQP_URL_VARIABLE),
             rabbitmq_node=config.getoption("rabbitmq_node"),
-            management_url=config.getoption("management_url"),
+            management_url=config.getoption("management_url") or os.environ.get(MANAGEMENT_URL_VARIABLE),
             seed=random.SystemRandom().randrange(1 << 31) if seed is None else seed,
             workers=config.getoption("grader_workers"),
             sandbox=config.getoption("sandbox"),
@@ -88,10 +93,15 @@ def add_options(parser: pytest.Parser, labs: tuple[str, ...]) -> None:
         choices=("auto", "local", "student", "url", "container"),
         help="RabbitMQ backend for the mq lab (default: auto)",
     )
-    group.addoption("--amqp-url", help="with --broker url: an AMQP URL with admin rights")
+    group.addoption(
+        "--amqp-url",
+        help=f"with --broker url: an AMQP URL with admin rights (or ${AMQP_URL_VARIABLE}: unlike a "
+        "command line, the environment is not readable by other users)",
+    )
     group.addoption(
         "--management-url",
-        help="with --broker url: the management API (default http://HOST:15672 of the AMQP URL)",
+        help="with --broker url: the management API (default http://HOST:15672 of the AMQP URL; "
+        f"or ${MANAGEMENT_URL_VARIABLE})",
     )
     group.addoption(
         "--rabbitmq-node",

@@ -32,7 +32,9 @@ from grader.classroom.batch import (
     run_batch,
 )
 from grader.classroom.results import read_results
+from grader.classroom.runjob import BrokerAccess, GraderRun
 from grader.classroom.version import REPO
+from grader.config import AMQP_URL_VARIABLE, MANAGEMENT_URL_VARIABLE
 from solutions.walkthrough import walk_queue
 from tests.classgen import Student, hand_in, split
 from tests.classroom import processes_under, root_state
@@ -332,3 +334,18 @@ def test_names_that_would_take_the_batchs_own_files_are_refused_before_grading(
     paths[1].mkdir()
     with pytest.raises(SystemExit, match=f"batch: {re.escape(name)}: "):
         collect(paths)
+
+
+def test_no_password_is_put_on_a_command_line(tmp_path: Path) -> None:
+    """Any user of the machine may read a process's command line (a host-mode script reading
+    /proc/PID/cmdline of the grader run beside it): the class broker's administrator URL goes
+    to each grader run through its environment, which only its own user may read."""
+    url = "amqp://lab-grader-admin:s3cret@127.0.0.1:5700/%2F"
+    access = BrokerAccess(url, "http://127.0.0.1:15700", "rabbit@x", (("E", "1"),))
+    job = GraderRun(tmp_path, tmp_path, tmp_path, tmp_path / "r.json", tmp_path / "log", ("mq",), access, 60)
+    assert not any("s3cret" in arg or "15700" in arg for arg in job.argv()), job.argv()
+    assert access.environment() == {
+        "E": "1",
+        AMQP_URL_VARIABLE: access.amqp_url,
+        MANAGEMENT_URL_VARIABLE: access.management_url,
+    }

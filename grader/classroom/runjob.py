@@ -19,6 +19,7 @@ from pathlib import Path
 
 from grader.classroom.results import Results, ResultsUnreadable, read_results
 from grader.classroom.version import REPO
+from grader.config import AMQP_URL_VARIABLE, MANAGEMENT_URL_VARIABLE
 from grader.machinery import sandbox
 from grader.machinery.broker import Broker
 from grader.machinery.rundir import GraderBusy, RunDir
@@ -46,8 +47,15 @@ class BrokerAccess:
         )
 
     def args(self) -> list[str]:
-        args = ["--broker", "url", "--amqp-url", self.amqp_url, "--management-url", self.management_url]
-        return args + (["--rabbitmq-node", self.node] if self.node else [])
+        """The grader's arguments: nothing secret (any process of the machine may read a
+        command line, a host-mode script included)."""
+        return ["--broker", "url", *(["--rabbitmq-node", self.node] if self.node else [])]
+
+    def environment(self) -> dict[str, str]:
+        """The URLs with the administrator's password, and rabbitmqctl's settings: the
+        environment of a process is its user's alone to read."""
+        secret = {AMQP_URL_VARIABLE: self.amqp_url, MANAGEMENT_URL_VARIABLE: self.management_url}
+        return dict(self.env) | secret
 
 
 @dataclass(frozen=True)
@@ -107,7 +115,7 @@ def run(job: GraderRun) -> RunOutcome:
     if _stopped:  # keep what the stopped run left (its log); looked at again below, in the lock
         return RunOutcome(None, 0.0, None, STOPPED, "")
     job.results_json.unlink(missing_ok=True)
-    env = os.environ | dict(job.broker.env if job.broker else ()) | {"PYTHONDONTWRITEBYTECODE": "1"}
+    env = os.environ | (job.broker.environment() if job.broker else {}) | {"PYTHONDONTWRITEBYTECODE": "1"}
     started = time.monotonic()
     with job.log.open("wb") as log:
         with _LIVE_LOCK:  # stop_all() either sees this run or this run sees it was called
