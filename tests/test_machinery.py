@@ -7,6 +7,7 @@ import itertools
 import json
 import os
 import re
+import resource
 import shutil
 import signal
 import socket
@@ -420,6 +421,28 @@ def test_removal_never_follows_a_link_and_undoes_chattr_in_its_own_tree(tmp_path
     subprocess.run(["chattr", "+a", str(ours / "deep")], check=True)
     assert remove_tree(ours) == []
     assert not os.path.lexists(ours) and (outside / "keep").read_text() == "x"
+
+
+def test_a_tree_deeper_than_any_limit_is_removed(tmp_path: Path) -> None:
+    """A script can chain folders deeper than the recursion limit, PATH_MAX or the descriptor
+    limit (mkdir and chdir, one level at a time); the grader removes its copy all the same."""
+    ours = tmp_path / "ours"
+    ours.mkdir()
+    depth = resource.getrlimit(resource.RLIMIT_NOFILE)[0] + 2000
+    fd = os.open(ours, os.O_RDONLY | os.O_DIRECTORY)
+    for level in range(depth):
+        os.mkdir("d", dir_fd=fd)
+        if level % 1000 == 0:
+            fd_file = os.open("f", os.O_WRONLY | os.O_CREAT, dir_fd=fd)
+            os.close(fd_file)
+        below = os.open("d", os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+        os.close(fd)
+        fd = below
+    os.close(fd)
+    for n in range(300):  # and wide
+        (ours / f"w{n}").mkdir()
+    assert remove_tree(ours) == []
+    assert not os.path.lexists(ours)
 
 
 def _host(root: Path, state: Path) -> Workspaces:

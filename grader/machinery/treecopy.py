@@ -22,7 +22,8 @@ import fcntl
 import os
 import stat
 import struct
-from collections.abc import Collection
+from collections.abc import Callable, Collection
+from functools import partial
 from pathlib import Path
 
 COPY_BUDGET = 1 << 30  # bytes of file data a working copy may take; the rest is left out
@@ -256,41 +257,80 @@ def remove_tree(path: Path) -> list[str]:
     if not problems:
         parent = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
         try:
-            _remove_entry(path.name, parent, True, shown(path), problems, ours=False)
+            _remove_entry(path.name, parent, True, lambda: shown(path), problems, ours=False)
         finally:
             os.close(parent)
     return problems
 
 
 def _empty(dir_fd: int, dev: int, where: str, problems: list[str]) -> None:
-    for entry in list(os.scandir(dir_fd)):
-        name = entry.name
-        at = f"{where}/{shown(name)}"
+    """Remove everything below ``dir_fd``, depth first without recursion and with two open
+    descriptors whatever the depth (a script can make a chain of folders far deeper than any
+    path or descriptor limit): down by a child's name, back up by "..", checked to be the
+    folder it came from. Each folder is listed once; what cannot be removed is reported."""
+    fd = os.dup(dir_fd)
+    # per level below the top: (the folder's name in its parent, the parent's (dev, inode),
+    # the parent's subfolders still to empty)
+    path: list[tuple[str, tuple[int, int], list[str]]] = []
+    left = _clear_files(fd, dev, lambda name: _shown_at(where, path, name), problems)
+    try:
+        while True:
+            if left:
+                name = left.pop()
+                try:
+                    child = os.open(name, OPEN_DIR, dir_fd=fd)
+                except OSError as exc:
+                    problems.append(f"{_shown_at(where, path, name)}: {exc.strerror}")
+                    continue
+                here = os.fstat(fd)
+                path.append((name, (here.st_dev, here.st_ino), left))
+                os.close(fd)
+                fd = child
+                left = _clear_files(fd, dev, lambda name: _shown_at(where, path, name), problems)
+                continue
+            if not path:
+                return
+            name, parent, left = path.pop()
+            up = os.open("..", OPEN_DIR, dir_fd=fd)
+            os.close(fd)
+            fd = up
+            st = os.fstat(fd)
+            if (st.st_dev, st.st_ino) != parent:  # moved meanwhile: nothing more is touched
+                problems.append(f"{_shown_at(where, path, name)}: 지우는 중에 옮겨짐")
+                return
+            _remove_entry(name, fd, True, partial(_shown_at, where, path, name), problems)
+    finally:
+        os.close(fd)
+
+
+def _shown_at(where: str, path: list[tuple[str, tuple[int, int], list[str]]], *more: str) -> str:
+    return "/".join([where, *(shown(name) for name, _, _ in path), *(shown(m) for m in more)])
+
+
+def _clear_files(fd: int, dev: int, at: Callable[[str], str], problems: list[str]) -> list[str]:
+    """Remove every entry of ``fd`` but its folders; returns the names of those on ``dev`` (a
+    mount point is reported and left). ``at(name)``: an entry's path, for a message (made
+    only then: a path thousands of folders deep is long)."""
+    folders = []
+    for entry in list(os.scandir(fd)):
         try:
             est = entry.stat(follow_symlinks=False)
         except FileNotFoundError:
             continue
-        is_dir = stat.S_ISDIR(est.st_mode)
-        if is_dir:
-            if est.st_dev != dev:
-                problems.append(f"{at}: 다른 파일 시스템이 마운트되어 있음(건드리지 않음)")
-                continue
-            try:
-                fd = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=dir_fd)
-            except OSError as exc:
-                problems.append(f"{at}: {exc.strerror}")
-                continue
-            try:
-                _empty(fd, dev, at, problems)
-            finally:
-                os.close(fd)
-        _remove_entry(name, dir_fd, is_dir, at, problems)
+        if not stat.S_ISDIR(est.st_mode):
+            _remove_entry(entry.name, fd, False, partial(at, entry.name), problems)
+        elif est.st_dev != dev:
+            problems.append(f"{at(entry.name)}: 다른 파일 시스템이 마운트되어 있음(건드리지 않음)")
+        else:
+            folders.append(entry.name)
+    return folders
 
 
 def _remove_entry(
-    name: str, dir_fd: int, is_dir: bool, at: str, problems: list[str], ours: bool = True
+    name: str, dir_fd: int, is_dir: bool, at: Callable[[], str], problems: list[str], ours: bool = True
 ) -> None:
-    """Remove one entry of ``dir_fd``; ``ours``: that directory is the grader's too."""
+    """Remove one entry of ``dir_fd``; ``ours``: that directory is the grader's too; ``at()``:
+    its path, for a message."""
     for attempt in range(2):
         try:
             if is_dir:
@@ -303,7 +343,7 @@ def _remove_entry(
         except OSError as exc:
             if exc.errno != errno.EPERM or attempt:
                 if exc.errno != errno.ENOTEMPTY:  # a child's problem is reported already
-                    problems.append(f"{at}: {exc.strerror}")
+                    problems.append(f"{at()}: {exc.strerror}")
                 return
             _clear_flags(name, dir_fd)  # chattr +i / +a on our own copy
             if ours:
