@@ -320,6 +320,37 @@ def test_a_saved_copy_the_grader_did_not_make_is_refused(
     assert (tree_digest(root), tree_digest(elsewhere)) == before
 
 
+def test_a_world_writable_original_is_out_of_the_scripts_reach(
+    fixture_tree: FixtureTree, workdir: Callable[[str], Path]
+) -> None:
+    """Host mode puts the student's q/ aside while its copy is graded. A tree every user may
+    write (chmod -R 777) stays the student's: the scripts' identity cannot even enter it, and
+    it comes back as it was, with no ACL of the grader's left on it."""
+    base = workdir("world-writable")
+    root = base / "root"
+    walk_queue(root, fixture_tree.root)
+    attacked(
+        root,
+        """
+        saved = os.environ["LAB_ROOT"] + "/.lab-grader-saved.q"
+        for path in (saved + "/planted.txt", saved + "/schema.csv", saved + "/done"):
+            try:
+                with open(path, "a") as f:
+                    f.write("x")
+                won.append(path)
+            except OSError:
+                pass
+        """,
+    )
+    for path in [root / "q", *(root / "q").rglob("*")]:
+        path.chmod(0o777)
+    host = ("--sandbox", "none")
+    graded = grade(root, fixture_tree.root, base / "state", lab="queue", args=host, repo=GRADER)
+    assert not graded.errors and not graded.not_passed, graded.explain()
+    assert graded.lab_root_unchanged
+    assert not any(os.listxattr(p, follow_symlinks=False) for p in [root / "q", *(root / "q").rglob("*")])
+
+
 @pytest.mark.parametrize("mode", MODES)
 def test_a_path_of_4085_bytes_under_q_is_graded(
     fixture_tree: FixtureTree, workdir: Callable[[str], Path], mode: str

@@ -289,6 +289,15 @@ class Workspaces:
             raise Refused(
                 f"{shown(aside.original)} 을(를) 잠시 옮겨 둘 수 없습니다({exc.strerror})."
             ) from exc
+        # The original aside is the student's, whatever its modes say (a tree of mode 777 is
+        # writable by every user): the scripts' identity may not even enter it.
+        try:
+            self.keep_out([aside.saved])
+        except Refused:
+            with contextlib.suppress(OSError):
+                os.rename(aside.saved, aside.original)
+                self._forget(relative)
+            raise
         try:
             aside.building.mkdir(mode=0o700)
             copy = _identity(aside.building)
@@ -436,6 +445,12 @@ class Workspaces:
             if left := remove_tree(path):
                 why = f"{shown(path)} 의 채점용 작업 사본을 다 지우지 못했습니다({'; '.join(left[:3])})."
                 return [f"{why} {still_there}"]
+        for kept_out in [g for g in record.grants if g.path == str(aside.saved)]:  # its ACL as it was
+            if not traverse.revoke(kept_out):
+                why = f"{shown(aside.saved)} 이(가) 기록된 디렉터리가 아니어서 ACL 을 되돌리지 않았습니다."
+                return [f"{why} {still_there}"]
+            record.grants.remove(kept_out)
+            self._write(record)
         try:
             os.rename(aside.saved, aside.original)
         except OSError as exc:
