@@ -10,6 +10,7 @@ from typing import Any
 
 from fixtures.atomic import write_atomic
 from grader.catalogue import Catalogue, Requirement
+from grader.machinery.textfile import visible
 from grader.verdict import Finding
 
 NOT_RUN, PASSED, FAILED, ERROR = "not-run", "passed", "failed", "error"
@@ -194,7 +195,7 @@ def results(
                 "outcome": o.status,
                 "lab": o.requirement.lab,
                 "step": o.requirement.step,
-                "seen": o.finding.seen if o.finding else None,  # the 관찰 line, for class reports
+                "seen": visible(o.finding.seen) if o.finding else None,  # the 관찰 line, for class reports
                 "blocked_by": o.blocked_by,
             },
         }

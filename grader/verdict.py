@@ -14,7 +14,7 @@ import pytest
 
 from grader.catalogue import Requirement
 from grader.machinery.runner import RunResult
-from grader.machinery.textfile import Unreadable, read_text
+from grader.machinery.textfile import Unreadable, read_text, visible
 
 
 @dataclass(frozen=True)
@@ -26,23 +26,24 @@ class Finding:
     blocked_by: str | None = None  # the missing artefact that makes this id unjudgeable
 
     def render(self, checked: bool = True) -> str:
-        """확인 (what was checked), 관찰 (what was seen), 힌트, and the script's output tail."""
+        """확인 (what was checked), 관찰 (what was seen), 힌트, and the script's output tail;
+        what a script printed is made visible, never obeyed by a terminal (textfile.visible)."""
         lines = [f"확인: {self.requirement.title}"] if checked else []
-        lines.append(f"관찰: {self.seen}")
+        lines.append(f"관찰: {visible(self.seen)}")
         if self.hint:
             lines.append(f"힌트: {self.hint}")
         if self.tail:
             lines.append("스크립트 출력(끝부분):")
-            lines += [f"  | {line}" for line in self.tail.splitlines()]
+            lines += [f"  | {line}" for line in visible(self.tail).splitlines()]
         return "\n".join(lines)
 
     def markdown(self) -> str:
         """The same, for results.json (output_format md)."""
-        parts = [f"**확인**: {self.requirement.title}", f"**관찰**: {self.seen}"]
+        parts = [f"**확인**: {self.requirement.title}", f"**관찰**: {visible(self.seen)}"]
         if self.hint:
             parts.append(f"**힌트**: {self.hint}")
         if self.tail:
-            parts.append(f"스크립트 출력(끝부분):\n\n```\n{self.tail}\n```")
+            parts.append(f"스크립트 출력(끝부분):\n\n```\n{visible(self.tail)}\n```")
         return "\n\n".join(parts)
 
 

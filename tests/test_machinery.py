@@ -568,6 +568,23 @@ def test_results_are_written_whatever_bytes_names_hold(tmp_path: Path) -> None:
     assert "\\xff\\xfe-bad.json" in data["tests"][0]["output"]
 
 
+def test_what_a_script_printed_is_shown_never_obeyed(tmp_path: Path) -> None:
+    """A script's output reaches students' and instructors' terminals (the scoreboard, the
+    grader's log, class reports): escapes that set a window title, write the clipboard (OSC
+    52), move the cursor or reorder text (bidi overrides) are written out, line breaks kept."""
+    catalogue = Catalogue([QUEUE])
+    printed = "ok\x1b]52;c;ZXZpbA==\x07\x1b[2K\r✓ 28/28\n\u202eevil\x9b\tend"
+    finding = Finding(catalogue["Q7.1"], f"출력: {printed}", "힌트", tail=printed)
+    book = ResultBook(catalogue)
+    book.expect("Q7.1")
+    book.failed("Q7.1", finding)
+    write_results(book, tmp_path / "r.json", 1.0, "")
+    test = json.loads((tmp_path / "r.json").read_text())["tests"][0]
+    for shown in (finding.render(), finding.markdown(), test["output"], test["extra_data"]["seen"]):
+        assert not any(c in shown for c in "\x1b\x07\r\u202e\x9b"), shown
+        assert "\\x1b]52;c;ZXZpbA==\\x07" in shown and "\\u202eevil" in shown and "\tend" in shown
+
+
 def test_sql_scripts_are_split_like_the_shell_does(box: Scripts) -> None:
     script = ".headers on\n-- a comment; with a semicolon\nSELECT 1;\nSELECT 'a;b' AS x; SELECT 2\n"
     assert statements(script) == [

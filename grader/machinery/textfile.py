@@ -97,3 +97,21 @@ def lines(text: str) -> list[str]:
 def output_text(data: bytes) -> str:
     """A script's output as text, tolerantly: a byte that is not UTF-8 becomes U+FFFD."""
     return data.decode("utf-8", "replace").removeprefix(BOM).replace("\r\n", "\n").replace("\r", "\n")
+
+
+# Characters a terminal or an editor acts on instead of showing: C0 and C1 controls but the line
+# break and the tab (ESC starts colour, cursor moves, a window title, a clipboard write: OSC
+# 52), DEL, and the bidirectional overrides and isolates (text shown in another order).
+_ACTED_ON = {
+    *(c for c in range(0x20) if c not in (0x0A, 0x09)),
+    *range(0x7F, 0xA0),
+    *range(0x202A, 0x202F),
+    *range(0x2066, 0x206A),
+}
+_VISIBLE = {c: f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}" for c in _ACTED_ON}
+
+
+def visible(text: str) -> str:
+    """``text`` with every character a terminal would act on written out as an escape (``\\x1b``):
+    what a script printed is shown to students and instructors, never obeyed by their terminal."""
+    return text.translate(_VISIBLE)
