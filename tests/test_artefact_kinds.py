@@ -159,6 +159,25 @@ def test_every_kind_of_artefact_is_a_pass_or_a_fail_never_an_error(lab: QueueLab
     shutil.move(kept, path)
 
 
+@pytest.mark.parametrize("folder", ["inbox", "processing", "done", "error"])
+def test_a_queue_folder_linked_out_of_the_tree_shows_nothing_of_what_is_there(
+    lab: QueueLab, folder: str, tmp_path: Path
+) -> None:
+    """No reader follows a link out of the student's tree: what a folder elsewhere holds (the
+    reference solutions, say) never appears in a FAIL."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "reference-consume.py").write_text("secret")
+    (elsewhere / "sub").mkdir()
+    (elsewhere / "sub" / "deeper-secret.json").write_text("{}")
+    replaced(lab.saved / folder, "absent")
+    (lab.saved / folder).symlink_to(elsewhere)
+    for rid, check in STATE_CHECKS.items():
+        finding = judge(rid, check, lab)
+        seen = finding.seen if finding else ""
+        assert "reference-consume" not in seen and "deeper-secret" not in seen, (rid, seen)
+
+
 # the mq lab's readers of EAI_MQ_DB (a path the consumer makes whatever it likes) --------------
 @pytest.mark.parametrize("kind", list(KINDS))
 def test_a_record_database_of_any_kind_is_read_without_raising_or_blocking(tmp_path: Path, kind: str) -> None:

@@ -21,11 +21,18 @@ FINGERPRINT_LIMIT = 1 << 24  # 16 MiB: far above any message
 
 
 def entries(base: Path, deep: bool) -> list[Path]:
-    """The entries of ``base``; ``deep``: at any depth, but only below a directory of the tree
-    itself (a queue directory that is a link to elsewhere, ``/`` say, is listed, not walked)."""
+    """The entries of ``base`` (a folder of a q/ tree); ``deep``: at any depth, but only below
+    a directory of the tree itself. A queue folder that is a link is listed when it leads to
+    a folder of the same tree (never walked), and holds nothing when it leads out of it (to
+    ``/``, to the reference solutions ...): no reader follows a link out of the student's tree."""
     if not base.is_dir():
         return []
-    return list(base.rglob("*") if deep and not base.is_symlink() else base.iterdir())
+    if base.is_symlink():
+        tree = base.parent.resolve()
+        if not base.resolve().is_relative_to(tree):
+            return []
+        return list(base.iterdir())
+    return list(base.rglob("*") if deep else base.iterdir())
 
 
 def listing(q: Path) -> Listing:
