@@ -386,10 +386,14 @@ def test_a_path_of_4085_bytes_under_q_is_graded(
     shutil.rmtree(root / "q" / ("d" * 250))
 
 
-def test_a_script_using_up_inotify_cannot_blind_the_grader(fixture_tree: FixtureTree, tmp_path: Path) -> None:
-    """inotify instances are counted per user (128 here): scripts run as an identity of their
-    own, so one that takes every instance it can leaves the grader's watch (Q3.4) working, and
-    the scripts of a grade beside it theirs."""
+@pytest.mark.parametrize("mode", MODES)
+def test_a_script_using_up_inotify_cannot_blind_the_grader(
+    fixture_tree: FixtureTree, tmp_path: Path, mode: str
+) -> None:
+    """inotify instances are counted per user (128 here), and what runs in a user namespace is
+    counted to the namespace's owner too: scripts run as an identity of their own, in a
+    namespace the identity owns, so one that takes every instance it can leaves the grader's
+    watch (Q3.4) working, and the scripts of a grade beside it theirs."""
     from grader.machinery.inotify import Watcher
     from tests.queue_lab import make_grading
 
@@ -400,7 +404,7 @@ def test_a_script_using_up_inotify_cannot_blind_the_grader(fixture_tree: Fixture
         "open('holding', 'w').write(str(len(held)))\n"
         "time.sleep(60)\n"
     )
-    gradings = [make_grading(fixture_tree, tmp_path / f"r{n}", tmp_path / f"s{n}", "none") for n in (1, 2)]
+    gradings = [make_grading(fixture_tree, tmp_path / f"r{n}", tmp_path / f"s{n}", mode) for n in (1, 2)]
     try:
         with gradings[0].scripts("hog") as hog, gradings[1].scripts("beside") as beside:
             where = hog.scratch_dir("hold")

@@ -203,22 +203,24 @@ def _kill_below(me: int) -> list[tuple[int, int]]:
 
 
 # the script's own process ------------------------------------------------------------------
-def _drop(request: dict[str, object], sync: int, go: int) -> None:
+def _drop(request: dict[str, object]) -> None:
     """Give up everything the launcher holds: groups, identity, privileges, system calls."""
     uid, gid = int(request["uid"]), int(request["gid"])  # type: ignore[call-overload]
     os.setgroups([])
+    os.setresgid(gid, gid, gid)
+    os.setresuid(uid, uid, uid)
     if request.get("userns"):
-        # The map is written by the keeper, which holds CAP_SETUID over the machine's ids: the
-        # script's root inside is uid/gid outside, and nothing else is mapped.
+        # Made as the identity, not as root: a namespace is charged, for every per-user limit
+        # of what runs in it (inotify instances ...), to its owner, and one of root's would let
+        # a script use up root's share (the grader's own). Its maps are written by the process
+        # itself, as any user may: its root inside is uid/gid outside, and nothing else.
+        _prctl(PR_SET_DUMPABLE, 1)  # as after exec: its /proc/self files its own, not root's
         _check(_libc.unshare(CLONE_NEWUSER), "unshare(CLONE_NEWUSER)")
-        os.write(sync, b"u")
-        if os.read(go, 1) != b"g":
-            raise OSError(0, "the keeper did not map the user namespace")
+        for name, text in (("uid_map", f"0 {uid} 1\n"), ("setgroups", "deny\n"), ("gid_map", f"0 {gid} 1\n")):
+            with open(f"/proc/self/{name}", "w") as f:
+                f.write(text)
         os.setresgid(0, 0, 0)
         os.setresuid(0, 0, 0)
-    else:
-        os.setresgid(gid, gid, gid)
-        os.setresuid(uid, uid, uid)
     limits = request.get("limits") or {}
     for name, (soft, hard) in limits.items():  # type: ignore[attr-defined]
         resource.setrlimit(getattr(resource, name), (int(soft), int(hard)))
@@ -228,15 +230,13 @@ def _drop(request: dict[str, object], sync: int, go: int) -> None:
         _load_seccomp(bytes.fromhex(program))
 
 
-def _script(request: dict[str, object], sync: int, go: int) -> None:
+def _script(request: dict[str, object]) -> None:
     """In the script's process: its session, identity, directory and signals, then the script."""
     argv = [str(a) for a in request["argv"]]  # type: ignore[attr-defined]
     env = {str(k): str(v) for k, v in request["env"].items()}  # type: ignore[attr-defined]
     try:
         os.setsid()
-        _drop(request, sync, go)
-        os.close(sync)
-        os.close(go)
+        _drop(request)
         os.chdir(str(request["cwd"]))
         for sig in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGINT, signal.SIGTERM, signal.SIGCHLD):
             signal.signal(sig, signal.SIG_DFL)  # as a shell would start it, not as Python left them
@@ -248,20 +248,6 @@ def _script(request: dict[str, object], sync: int, go: int) -> None:
 
 
 # the keeper ----------------------------------------------------------------------------------
-def _map_user_namespace(child: int, request: dict[str, object], sync: int, go: int) -> None:
-    """Map the child's new user namespace: its root is the run's identity, nothing else."""
-    if os.read(sync, 1) != b"u":
-        return  # the child failed before it unshared: it says why on stderr
-    uid, gid = int(request["uid"]), int(request["gid"])  # type: ignore[call-overload]
-    with open(f"/proc/{child}/uid_map", "w") as f:
-        f.write(f"0 {uid} 1\n")
-    with open(f"/proc/{child}/setgroups", "w") as f:
-        f.write("deny\n")
-    with open(f"/proc/{child}/gid_map", "w") as f:
-        f.write(f"0 {gid} 1\n")
-    os.write(go, b"g")
-
-
 def _keep(request: dict[str, object], report: int, commands: int) -> None:
     """In the keeper: start the script, wait for it (or a command), name and kill what it
     left, report."""
@@ -271,22 +257,12 @@ def _keep(request: dict[str, object], report: int, commands: int) -> None:
     wake_r, wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
     signal.set_wakeup_fd(wake_w)
     signal.signal(signal.SIGCHLD, lambda *_: None)  # a child's end wakes the select below
-    sync_r, sync_w = os.pipe()
-    go_r, go_w = os.pipe()
     child = os.fork()
     if child == 0:
-        for fd in (report, commands, sync_r, go_w, wake_r, wake_w):
+        for fd in (report, commands, wake_r, wake_w):
             os.close(fd)
         signal.set_wakeup_fd(-1)
-        _script(request, sync_w, go_r)
-    os.close(sync_w)
-    os.close(go_r)
-    try:
-        if request.get("userns"):
-            _map_user_namespace(child, request, sync_r, go_w)
-    finally:
-        os.close(sync_r)
-        os.close(go_w)
+        _script(request)
     _report(report, "child", child)
     status, killed = _wait(child, me, commands, wake_r)
     if not killed:
