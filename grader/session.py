@@ -326,6 +326,9 @@ class Grading:
             self._found.errors.append(
                 f"processes of the script identity {self.identity.uid} would not die: {survivors}"
             )
+            return
+        for problem in self.identity.remove_leftovers():
+            self._found.notes.append(f"스크립트가 남긴 임시 파일을 지우지 못함: {problem}")
 
     def _check_seals(self) -> None:
         closing = self._found

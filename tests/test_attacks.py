@@ -189,6 +189,17 @@ ATTACKS: dict[str, str] = {
         for fd in held:
             os.close(fd)
     """,
+    # Files left where every user may write (host mode: the machine's own /tmp ...): for the
+    # next run given the same identity (another student's grade) to find. Removed with the
+    # identity's processes; the test looks for them afterwards.
+    "temporaries": """
+        for where in ("/tmp", "/var/tmp", "/dev/shm"):
+            try:
+                os.makedirs(f"{{where}}/left-{token}/deeper", exist_ok=True)
+                os.mkfifo(f"{{where}}/left-{token}.fifo")
+            except OSError:
+                pass
+    """,
     # Stopped by itself: a frozen script is a FAIL within its time limit, never a hung grade.
     "stopped": """
         import signal
@@ -255,6 +266,7 @@ def test_an_attack_from_a_script_is_refused(
     assert graded.extra["gradable"] is True and not graded.extra["tampered"], graded.extra
     assert graded.lab_root_unchanged
     assert not processes_mentioning(outcome.token), "a process of the attack outlived the grader"
+    assert not [p for t in ("/tmp", "/var/tmp", "/dev/shm") for p in Path(t).glob(f"*{outcome.token}*")]
     assert not list((outcome.base / "root" / "q").glob("owned-*"))
 
 

@@ -24,14 +24,19 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from grader.machinery.treecopy import remove_tree
 
 FIRST = 61400  # below nobody (65534), inside the range a container's uid map usually holds
 COUNT = 256
 CLAIM = "lab-grader-identity-{uid}"
 KILL_ROUNDS = 50
+# The folders of the machine every user may write to: what an identity left there (host mode)
+# is removed when its processes are gone, so the next run given that identity finds nothing.
+SHARED_TEMPORARIES = (Path("/tmp"), Path("/var/tmp"), Path("/dev/shm"))
 # Run under the identity itself: signal every process it may (its own), until none is left to
 # signal. A zombie can be signalled again and again, so the rounds are counted by the caller.
 _KILLER = "import os,signal\ntry:\n    os.kill(-1, signal.SIGKILL)\nexcept ProcessLookupError:\n    pass\n"
@@ -117,8 +122,28 @@ class Identity:
                 orphaned = cls(uid, uid, sock)
                 swept += processes_of(uid)
                 orphaned.kill_all()
+                orphaned.remove_leftovers()
                 orphaned.release()
         return swept
+
+    def remove_leftovers(self, folders: Iterable[Path] = SHARED_TEMPORARIES) -> list[str]:
+        """Remove what this identity owns at the top of ``folders`` (files, folders with all
+        they hold, links, FIFOs); call once its processes are gone. What could not be removed,
+        for a note."""
+        problems: list[str] = []
+        for folder in folders:
+            try:
+                entries = list(os.scandir(folder))
+            except OSError:
+                continue
+            for entry in entries:
+                try:
+                    owner = entry.stat(follow_symlinks=False).st_uid
+                except OSError:
+                    continue
+                if owner == self.uid:
+                    problems += remove_tree(Path(entry.path))
+        return problems
 
     def release(self) -> None:
         if self._claim is not None:
