@@ -323,12 +323,15 @@ def test_an_unexpected_failure_is_that_students_alone(
     assert "No space left" in graded[1].note
 
 
-@pytest.mark.parametrize("name", ["grades.csv", "report.html", "shard.json", ".work", "kim"])
+@pytest.mark.parametrize(
+    "name", ["grades.csv", "report.html", "shard.json", ".work", "kim", "=cmd|'calc'!A0", "@sum", "-x"]
+)
 def test_names_that_would_take_the_batchs_own_files_are_refused_before_grading(
     name: str, tmp_path: Path
 ) -> None:
     """A student's folder is OUT/<name>: a name the batch writes a file of its own under (or
-    two submissions of one name) would crash the batch at its end, after every grade."""
+    two submissions of one name) would crash the batch at its end, after every grade; a name
+    that starts as a formula would run in the spreadsheet grades.csv is opened in."""
     paths = [tmp_path / f"{name}.tar.gz", tmp_path / "kim"]
     paths[0].write_bytes(b"")
     paths[1].mkdir()

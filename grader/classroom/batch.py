@@ -130,6 +130,8 @@ def collect(paths: Sequence[Path]) -> list[Submission]:
     problems = [f"{p}: not found" for p in paths if not p.exists()]
     problems += [f"{n}: two submissions have this name" for n in sorted(set(names)) if names.count(n) > 1]
     problems += [f"{n}: a student's name may not start with '.'" for n in names if n.startswith(".")]
+    formula = [n for n in names if n[:1] in ("=", "+", "-", "@", "\t", "\r")]
+    problems += [f"{n}: a student's name may not start as a spreadsheet formula does" for n in formula]
     problems += [f"{n}: a student's name may not be a file the batch writes" for n in names if n in OWN_FILES]
     if problems:
         raise SystemExit("batch: " + "; ".join(problems))
