@@ -74,9 +74,17 @@ class Sandbox:
         return f"sandbox={self.mechanism} ({self.why})"
 
 
+# What the keeper does for each script (boxed/reaper.py): drop to an unprivileged identity, then
+# make a user namespace of its own and map it. A kernel that refuses unprivileged user
+# namespaces (a sysctl, an AppArmor policy) refuses it here too, and the box is not used.
 _PROBE = (
-    "import ctypes,sys\n"
-    "sys.exit(ctypes.CDLL(None, use_errno=True).unshare(0x10000000) and ctypes.get_errno())\n"
+    "import ctypes,os,sys\n"
+    "libc = ctypes.CDLL(None, use_errno=True)\n"
+    "os.setgroups([]); os.setresgid(65534, 65534, 65534); os.setresuid(65534, 65534, 65534)\n"
+    "libc.prctl(4, 1, 0, 0, 0)\n"
+    "if libc.unshare(0x10000000): sys.exit(ctypes.get_errno())\n"
+    "for name, text in (('uid_map', '0 65534 1'), ('setgroups', 'deny'), ('gid_map', '0 65534 1')):\n"
+    "    open('/proc/self/' + name, 'w').write(text)\n"
 )
 
 
