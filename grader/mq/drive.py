@@ -148,9 +148,14 @@ def decided(scene: Scene, process: Process, batch: list[Claim]) -> live.Figures 
 def barrier(lab: MqLab, scene: Scene, process: Process) -> bool:
     """Publish one more good claim and wait until it is POSTed and acked: a consumer handles its
     messages one after the other, so it has then finished everything it did for the earlier
-    ones (a record written after a reject, say). False when that never came."""
+    ones (a record written after a reject, say). False when that never came.
+
+    Each barrier is a claim never seen before: a repeated one was POSTed (or recorded) by an
+    earlier run, so "POSTed" held at once and an auto-acking consumer was stopped before it had
+    POSTed what the barrier was meant to wait for."""
     assert scene.partner is not None
-    marker = claims(lab, f"marker:{scene.vhost.name}", good=1)[0]
+    scene.barriers += 1
+    marker = claims(lab, f"marker:{scene.vhost.name}:{scene.barriers}", good=1)[0]
     amqp.publish(scene.url, marker)
     posted = scene.partner.wait_for(
         lambda s: bool(s["by_guid"].get(marker.guid)) or not process.running(), timeout=TAKE_WAIT

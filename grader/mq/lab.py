@@ -187,6 +187,7 @@ class Scene:
     partner: Partner | None
     db: Path
     box: Scripts
+    barriers: int = 0  # how many barrier claims the scene has published (each its own claim)
 
     @property
     def url(self) -> str:
