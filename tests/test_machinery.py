@@ -37,9 +37,11 @@ from grader.machinery.seals import Seals, digest, tree_files
 from grader.machinery.snapshot import tree_digest
 from grader.machinery.sqlscript import SqlResult, run_sql_script, statements
 from grader.machinery.treecopy import remove_tree, working_copy
+from grader.machinery.walk import MAX_DEPTH, walk
 from grader.machinery.workspace import Journal, Refused, Workspaces
 from grader.mq.catalogue import MQ
 from grader.plugin import _book_closing
+from grader.queue import queuedir
 from grader.queue.catalogue import QUEUE
 from grader.report import ResultBook, write_results
 from grader.session import REPO, Closing, Scripts
@@ -443,6 +445,77 @@ def test_a_tree_deeper_than_any_limit_is_removed(tmp_path: Path) -> None:
         (ours / f"w{n}").mkdir()
     assert remove_tree(ours) == []
     assert not os.path.lexists(ours)
+
+
+@pytest.fixture
+def deep(tmp_path: Path) -> Iterator[Path]:
+    """A folder for chains of folders, removed by the grader's own remove_tree (pytest's
+    clean-up of its temporary folders is shutil.rmtree, which a chain ends)."""
+    top = tmp_path / "deep"
+    top.mkdir()
+    yield top
+    assert remove_tree(top) == []
+
+
+def _chain(top: Path, depth: int, name: str = "d") -> None:
+    """A chain of ``depth`` folders below ``top``, a file "f" at the bottom (as a script makes
+    it: one level at a time, by descriptor)."""
+    fd = os.open(top, os.O_RDONLY | os.O_DIRECTORY)
+    for _ in range(depth):
+        os.mkdir(name, dir_fd=fd)
+        below = os.open(name, os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+        os.close(fd)
+        fd = below
+    os.close(os.open("f", os.O_WRONLY | os.O_CREAT, dir_fd=fd))
+    os.close(fd)
+
+
+def test_a_walk_goes_deeper_than_recursion_and_path_limits(deep: Path) -> None:
+    """walk.py: a chain longer than Python's recursion limit with paths longer than PATH_MAX
+    is walked whole when asked (parents first, sorted), and by default entered no deeper than
+    MAX_DEPTH, the folder there named as not entered."""
+    depth = 3000  # 6,000-character paths, twice the recursion limit
+    _chain(deep, depth)
+    (deep / "a").write_text("x")
+    found = list(walk(deep, max_depth=depth + 1))
+    assert [e.path for e in found[:3]] == ["a", "d", "d/d"]
+    assert found[-1].path == "d/" * depth + "f" and found[-1].is_file()
+    assert len(found) == depth + 2
+    capped = list(walk(deep))
+    assert len(capped) == 1 + MAX_DEPTH and capped[-1].deeper and capped[-1].depth == MAX_DEPTH
+    assert not any(e.deeper for e in capped[:-1])
+    with pytest.raises(RecursionError):  # why walk.py exists (Python 3.11)
+        list(os.walk(deep))
+
+
+def test_queue_state_readers_meet_a_chain_of_folders(deep: Path) -> None:
+    """A consumer that left a chain of 1,500 folders in processing/ and done/ (with a file at
+    the bottom): every reader of the queue folders answers, the chain in processing/ is a
+    leftover, and the fingerprint sees a change at its top."""
+    q = deep / "q"
+    for d in queuedir.DIRS:
+        (q / d).mkdir(parents=True)
+    (q / "done" / "msg-1.json").write_text("{}")
+    for d in ("processing", "done"):
+        _chain(q / d, 1500)
+    assert queuedir.listing(q)["done"] == {"msg-1.json"}
+    assert queuedir.special_entries(q) == []
+    left = queuedir.left_below(q / "processing")
+    assert len(left) == 1 and left[0].startswith("d/d/")
+    before = queuedir.fingerprint(q)
+    (q / "done" / "d" / "x").write_text("y")
+    assert set(queuedir.fingerprint(q)) - set(before) == {"done/d/x"}
+    queuedir.reset(q, None)
+    assert all(not any((q / d).iterdir()) for d in queuedir.DIRS)
+
+
+def test_a_tree_digest_meets_a_chain_of_folders(deep: Path) -> None:
+    """snapshot.tree_digest (what batch keys a folder submission by, and the self-tests compare
+    lab roots by) answers on a chain deeper than the recursion limit."""
+    _chain(deep, 1500)
+    before = tree_digest(deep)
+    (deep / "d" / "x").write_text("y")
+    assert tree_digest(deep) != before
 
 
 def _host(root: Path, state: Path) -> Workspaces:

@@ -23,7 +23,6 @@ import hashlib
 import io
 import json
 import os
-import shutil
 import sys
 import threading
 import time
@@ -61,6 +60,7 @@ from grader.classroom.version import code_hash, tool_version
 from grader.labs import CATALOGUE
 from grader.machinery.broker import Broker
 from grader.machinery.snapshot import tree_digest
+from grader.machinery.treecopy import remove_tree
 
 GRADED, FAULT, REFUSED = "graded", "grader-error", "refused"
 WORK = ".work"
@@ -206,7 +206,7 @@ class Batch:
                 graded |= self._grade_all(todo, tree, keys)
             return [graded[s.name] for s in self.submissions]
         finally:
-            shutil.rmtree(self.work, ignore_errors=True)
+            remove_tree(self.work)
 
     def _clear_work(self) -> None:
         """A batch killed mid-run left lab roots and grader state here: undo what its graders
@@ -215,7 +215,7 @@ class Batch:
             for job in self.work.iterdir():
                 if (job / "state").is_dir():
                     recover(job / "state", job / "root")
-        shutil.rmtree(self.work, ignore_errors=True)
+        remove_tree(self.work)
 
     def _grade_all(
         self, todo: list[Submission], tree: FixtureTree, keys: dict[str, str]
@@ -292,7 +292,7 @@ class Batch:
                 )
             outcome = self._attempts(submission, tree, work, access, broker)
         finally:
-            shutil.rmtree(work, ignore_errors=True)
+            remove_tree(work)
         seconds = time.monotonic() - started
         if outcome.fault is None and outcome.results is not None:
             (folder / "scoreboard.txt").write_text(outcome.scoreboard)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import shutil
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -12,6 +11,7 @@ from pathlib import Path
 from fixtures.tree import MQ_PLUGINS, FixtureTree, build, load
 from grader.classroom.runjob import BrokerAccess
 from grader.machinery.broker import Broker, from_url, start_local
+from grader.machinery.treecopy import remove_tree
 
 
 def fixture_tree(fixtures_dir: Path | None, scratch: Path) -> FixtureTree:
@@ -53,4 +53,4 @@ def class_broker(tree: FixtureTree, external: ExternalBroker | None) -> Iterator
         finally:
             broker.stop()
     finally:
-        shutil.rmtree(base, ignore_errors=True)
+        remove_tree(base)

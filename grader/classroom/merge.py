@@ -23,6 +23,7 @@ from grader.classroom import class_report
 from grader.classroom.batch import Graded, local_time, write_outputs
 from grader.classroom.results import ResultsUnreadable, expected_ids, read_results
 from grader.classroom.shards import WHOLE, Manifest, NotAShard, forget, read_manifest, shard_of
+from grader.machinery.treecopy import remove_tree
 
 
 class MergeRefused(Exception):
@@ -238,8 +239,8 @@ def _replace(source: Path, target: Path) -> None:
     if target.is_symlink() or target.is_file():
         target.unlink()
     elif target.exists():
-        shutil.rmtree(target)
-    shutil.copytree(source, target, symlinks=True)
+        remove_tree(target)
+    shutil.copytree(source, target, symlinks=True)  # noqa: TID251 - a shard's output, a grader's files
 
 
 def _names(names: Sequence[str] | set[str], most: int = 20) -> str:

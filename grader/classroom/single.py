@@ -12,7 +12,6 @@ with ``report`` (GitHub) results.json says ``gradable: false`` and the run exits
 from __future__ import annotations
 
 import dataclasses
-import shutil
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -31,6 +30,7 @@ from grader.classroom.runjob import GraderRun, RunOutcome, run
 from grader.classroom.submission import UnsafeSubmission, lay_out
 from grader.classroom.version import tool_version
 from grader.labs import CATALOGUE
+from grader.machinery.treecopy import remove_tree
 
 ALL_PASSED, NOT_YET, GRADER_FAULT = 0, 1, 2
 
@@ -77,7 +77,7 @@ def grade(submission: Path, options: SingleOptions) -> int:
     except Exception as exc:  # no broker could be started, ...: a fault, reported as one
         outcome = RunOutcome(None, 0.0, None, f"could not grade: {exc!r}"[:2000], "")
     finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+        remove_tree(scratch)
     if outcome.fault is not None or outcome.results is None:
         print(f"grade: 채점기 오류(학생 잘못이 아님): {outcome.fault}", flush=True)
         data = grader_fault_results(options.labs, outcome.fault or "unknown")

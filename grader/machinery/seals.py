@@ -12,22 +12,15 @@ import threading
 from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
 
+from grader.machinery.walk import walk
+
 READ_LIMIT = 64 << 20  # bytes hashed of one file (none of ours is near it)
 Digest = dict[str, str]  # relative path -> what it is (kind and hash)
 
 
 def tree_files(root: Path, skip: Collection[str] = ()) -> list[Path]:
     """Every entry below ``root``, links not followed, ``skip`` (relative paths) left out."""
-    found: list[Path] = []
-    if not root.is_dir():
-        return found
-    for dirpath, dirnames, filenames in os.walk(root):
-        here = Path(dirpath)
-        dirnames[:] = sorted(d for d in dirnames if str((here / d).relative_to(root)) not in skip)
-        found += [
-            here / n for n in sorted(dirnames + filenames) if str((here / n).relative_to(root)) not in skip
-        ]
-    return found
+    return [root / e.path for e in walk(root, prune=skip)]
 
 
 def digest(root: Path, paths: Iterable[Path]) -> Digest:

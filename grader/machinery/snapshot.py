@@ -11,30 +11,36 @@ import os
 import stat
 from pathlib import Path
 
+from grader.machinery.walk import Found, walk
+
 
 def tree_digest(root: Path) -> str:
     """A hash of everything under ``root``: names (any bytes), types, modes, the bytes and the
-    sparse size of regular files, link targets, device numbers. Links are never followed and
-    FIFOs, sockets and devices never opened. ``root`` itself may be a link: it is described,
-    and so is the directory it leads to."""
+    size of regular files, link targets, device numbers. Links are never followed and FIFOs,
+    sockets and devices never opened. ``root`` itself may be a link: it is described, and so is
+    the directory it leads to. Folders deeper than walk.MAX_DEPTH count by their names only."""
     digest = hashlib.sha256()
     if not os.path.lexists(root):
         return "absent"
     if root.is_symlink():
         digest.update(b"link:" + os.fsencode(os.readlink(root)) + b"\0")
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames.sort()
-        for name in sorted(dirnames + filenames):
-            path = Path(dirpath, name)
-            st = path.lstat()
-            digest.update(os.fsencode(path.relative_to(root)) + f"\0{st.st_mode:o}\0".encode())
-            if stat.S_ISLNK(st.st_mode):
-                digest.update(os.fsencode(os.readlink(path)))
-            elif stat.S_ISREG(st.st_mode):
-                digest.update(f"{st.st_size}\0".encode())
-                with open(path, "rb") as f:
-                    while chunk := f.read(1 << 20):
-                        digest.update(chunk)
-            elif stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode):
-                digest.update(f"{st.st_rdev}".encode())
+    for entry in walk(root):
+        st = entry.st
+        digest.update(os.fsencode(entry.path) + f"\0{st.st_mode:o}\0".encode())
+        if stat.S_ISLNK(st.st_mode):
+            digest.update(os.fsencode(entry.readlink()))
+        elif stat.S_ISREG(st.st_mode):
+            digest.update(f"{st.st_size}\0".encode())
+            _file_bytes(digest, entry)
+        elif stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode):
+            digest.update(f"{st.st_rdev}".encode())
+        elif entry.deeper:
+            digest.update(b"deeper\0")
     return digest.hexdigest()
+
+
+def _file_bytes(digest: hashlib._Hash, entry: Found) -> None:
+    fd = os.open(entry.name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=entry.dir_fd)
+    with os.fdopen(fd, "rb") as f:
+        while chunk := f.read(1 << 20):
+            digest.update(chunk)

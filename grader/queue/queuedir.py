@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 
-from grader.machinery.textfile import Unreadable, kind, read_bytes
+from grader.machinery.textfile import Unreadable, kind
+from grader.machinery.treecopy import remove_tree
+from grader.machinery.walk import MAX_DEPTH, Found, walk
 from grader.queue import ledger
 
 DIRS = ("inbox", "processing", "done", "error")
@@ -20,19 +22,29 @@ Listing = dict[str, frozenset[str]]
 FINGERPRINT_LIMIT = 1 << 24  # 16 MiB: far above any message
 
 
-def entries(base: Path, deep: bool) -> list[Path]:
-    """The entries of ``base`` (a folder of a q/ tree); ``deep``: at any depth, but only below
-    a directory of the tree itself. A queue folder that is a link is listed when it leads to
-    a folder of the same tree (never walked), and holds nothing when it leads out of it (to
-    ``/``, to the reference solutions ...): no reader follows a link out of the student's tree."""
+def found(base: Path, deep: bool) -> Iterator[Found]:
+    """The entries of ``base`` (a folder of a q/ tree); ``deep``: at any depth (walk.py: a
+    chain of folders is no harm), but only below a directory of the tree itself. A queue
+    folder that is a link is listed when it leads to a folder of the same tree (never walked),
+    and holds nothing when it leads out of it (to ``/``, to the reference solutions ...): no
+    reader follows a link out of the student's tree. Each entry is read before the next."""
     if not base.is_dir():
-        return []
+        return
     if base.is_symlink():
-        tree = base.parent.resolve()
-        if not base.resolve().is_relative_to(tree):
-            return []
-        return list(base.iterdir())
-    return list(base.rglob("*") if deep else base.iterdir())
+        if not base.resolve().is_relative_to(base.parent.resolve()):
+            return
+        deep = False
+    yield from walk(base, max_depth=MAX_DEPTH if deep else 1)
+
+
+def _mode(entry: Found) -> int | None:
+    """What the entry is; a link, what it leads to (None: nothing). Never opened."""
+    if not stat.S_ISLNK(entry.st.st_mode):
+        return entry.st.st_mode
+    try:
+        return os.stat(entry.name, dir_fd=entry.dir_fd).st_mode
+    except OSError:
+        return None
 
 
 def listing(q: Path) -> Listing:
@@ -41,38 +53,46 @@ def listing(q: Path) -> Listing:
     still stuck in processing/."""
 
     def names(d: str) -> frozenset[str]:
-        found = entries(q / d, deep=d == "processing")
-        return frozenset(p.name for p in found if p.is_file() and not p.name.startswith("."))
+        return frozenset(
+            e.name
+            for e in found(q / d, deep=d == "processing")
+            if (mode := _mode(e)) is not None and stat.S_ISREG(mode) and not e.name.startswith(".")
+        )
 
     return {d: names(d) for d in DIRS}
+
+
+def left_below(folder: Path) -> list[str]:
+    """Everything below ``folder`` but its folders, as paths relative to it, sorted; a folder
+    deeper than anyone looks (walk.MAX_DEPTH) counts as something left."""
+    return sorted(e.path for e in found(folder, deep=True) if not e.is_dir() or e.deeper)
 
 
 def special_entries(q: Path) -> list[str]:
     """Entries of the queue directories that are neither a file nor a directory (FIFO,
     socket, device), as 'inbox/NAME (FIFO)'."""
-    found = []
+    special = []
     for d in DIRS:
-        for path in entries(q / d, deep=True):
-            try:
-                what = kind(path.stat().st_mode)
-            except OSError:
-                continue  # a dangling link: not a special file
+        for entry in found(q / d, deep=True):
+            mode = _mode(entry)
+            what = None if mode is None else kind(mode)  # a dangling link: not a special file
             if what is not None and what != "디렉터리":
-                found.append(f"{path.relative_to(q)} ({what})")
-    return sorted(found)
+                special.append(f"{d}/{entry.path} ({what})")
+    return sorted(special)
 
 
-def _digest(path: Path) -> str:
+def _digest(entry: Found) -> str:
+    if stat.S_ISLNK(entry.st.st_mode):
+        try:
+            return f"link:{entry.readlink()}"
+        except OSError:
+            return "gone"
+    if entry.is_dir():
+        return "dir (더 깊은 곳은 보지 않음)" if entry.deeper else "dir"
+    if (what := kind(entry.st.st_mode)) is not None:
+        return f"보통 파일이 아니라 {what}"
     try:
-        st = path.lstat()
-    except OSError:
-        return "gone"
-    if stat.S_ISLNK(st.st_mode):
-        return f"link:{os.readlink(path)}"
-    if stat.S_ISDIR(st.st_mode):
-        return "dir"
-    try:
-        return hashlib.sha256(read_bytes(path, FINGERPRINT_LIMIT)).hexdigest()
+        return hashlib.sha256(entry.read(FINGERPRINT_LIMIT)).hexdigest()
     except Unreadable as exc:
         return exc.reason
 
@@ -80,7 +100,7 @@ def _digest(path: Path) -> str:
 def fingerprint(q: Path) -> dict[str, str]:
     """Every path under the four directories with a hash of its bytes ('dir' for a directory,
     the kind for anything else), read safely."""
-    return {str(p.relative_to(q)): _digest(p) for d in DIRS for p in sorted(entries(q / d, deep=True))}
+    return {f"{d}/{e.path}": _digest(e) for d in DIRS for e in found(q / d, deep=True)}
 
 
 def reset(q: Path, blank_ledger: bytes | None) -> None:
@@ -93,10 +113,8 @@ def reset(q: Path, blank_ledger: bytes | None) -> None:
     """
     for d in DIRS:
         path = q / d
-        if path.is_dir() and not path.is_symlink():
-            shutil.rmtree(path)
-        elif path.exists() or path.is_symlink():
-            path.unlink()
+        if left := remove_tree(path):  # any depth: a script may leave a chain of folders
+            raise OSError(f"{path} could not be emptied: {'; '.join(left[:3])}")
         path.mkdir(parents=True)
     db = q / "ledger.db"
     for path in (db, *(db.with_name(db.name + suffix) for suffix in ledger.COMPANIONS)):

@@ -17,7 +17,7 @@ from grader.machinery.runner import RunResult
 from grader.queue import ledger
 from grader.queue.edges import message_label
 from grader.queue.lab import QueueLab
-from grader.queue.queuedir import DIRS, counts_text, entries
+from grader.queue.queuedir import DIRS, counts_text, left_below
 from grader.queue.scenarios import ConsumeRun, Rerun, TwoConsumers
 from grader.verdict import Check
 
@@ -112,7 +112,7 @@ def test_Q3_2_processing_is_empty(req: Check, queue_lab: QueueLab) -> None:
     processing = queue_lab.saved / "processing"
     req.needs(processing, queue_lab.shown("processing"))
     # A consumer's own (empty) subfolder is no message left behind; a file in it is.
-    left = sorted(str(p.relative_to(processing)) for p in entries(processing, deep=True) if not p.is_dir())
+    left = left_below(processing)
     req.expect(not left, f"processing/ 에 {len(left)}개 남음: {_names(left)}")
 
 
