@@ -200,6 +200,23 @@ ATTACKS: dict[str, str] = {
             except OSError:
                 pass
     """,
+    # A chain of folders deeper than Python's recursion limit and PATH_MAX, in the queue's
+    # folders and where every user may write: every reader and remover of the grader's meets it.
+    "chain": """
+        here = os.path.dirname(os.path.abspath(__file__))
+        for where in (f"{{here}}/processing", f"{{here}}/done", "/tmp/left-{token}-chain"):
+            os.makedirs(where, exist_ok=True)
+            fd = os.open(where, os.O_RDONLY)
+            for _ in range(1500):
+                try:
+                    os.mkdir("c", dir_fd=fd)
+                except FileExistsError:
+                    pass
+                below = os.open("c", os.O_RDONLY, dir_fd=fd)
+                os.close(fd)
+                fd = below
+            os.close(fd)
+    """,
     # Stopped by itself: a frozen script is a FAIL within its time limit, never a hung grade.
     "stopped": """
         import signal
