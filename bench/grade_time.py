@@ -36,6 +36,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from fixtures.tree import MQ_PLUGINS, build  # noqa: E402
+from grader.config import AMQP_URL_VARIABLE, MANAGEMENT_URL_VARIABLE  # noqa: E402
 from grader.machinery.broker import start_local  # noqa: E402
 from solutions.walkthrough import walk_mq  # noqa: E402
 
@@ -78,10 +79,12 @@ def running_broker() -> Iterator[tuple[list[str], dict[str, str]]]:
         walk_mq(base / "root", broker.ctl(["status"], 60))
         yield [
             "--lab", "mq", "--lab-root", str(base / "root"), "--fixtures-dir", str(tree.root),
-            "--state-dir", str(base / "state"), "--broker", "url",
-            "--amqp-url", broker.amqp_url("/"), "--management-url",
-            f"http://127.0.0.1:{broker.mgmt_port}", "--rabbitmq-node", broker.node,
-        ], broker.ctl_env  # fmt: skip
+            "--state-dir", str(base / "state"), "--broker", "url", "--rabbitmq-node", broker.node,
+        ], {
+            **broker.ctl_env,  # the administrator's URLs where no other user reads them
+            AMQP_URL_VARIABLE: broker.amqp_url("/"),
+            MANAGEMENT_URL_VARIABLE: f"http://127.0.0.1:{broker.mgmt_port}",
+        }  # fmt: skip
     finally:
         broker.stop()
         shutil.rmtree(base, ignore_errors=True)

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from fixtures.tree import MQ_PLUGINS, build
+from grader.config import AMQP_URL_VARIABLE, MANAGEMENT_URL_VARIABLE
 from grader.machinery.broker import Broker, start_local
 
 REPO = Path(__file__).resolve().parent.parent
@@ -74,9 +75,10 @@ def main() -> int:
             broker = start_local(build(base / "fixtures").mq_up, base / "node", plugins=MQ_PLUGINS)
             url, mgmt, node = broker.amqp_url("/"), f"http://127.0.0.1:{broker.mgmt_port}", broker.node
             env |= broker.ctl_env
-        broker_args = ["--broker", "url", "--amqp-url", url]
-        broker_args += ["--management-url", mgmt] if mgmt else []
-        broker_args += ["--rabbitmq-node", node] if node else []
+        broker_args = ["--broker", "url", *(["--rabbitmq-node", node] if node else [])]
+        env[AMQP_URL_VARIABLE] = url  # where no other user reads it, unlike a command line
+        if mgmt:
+            env[MANAGEMENT_URL_VARIABLE] = mgmt
         extra = ["--lab", args.lab] if args.lab else []
         solo = grade(broker_args, env, base / "solo", extra)
         print(f"solo: {solo.seconds:.1f} s, exit {solo.returncode}, {len(solo.verdicts)} ids")

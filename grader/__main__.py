@@ -11,11 +11,13 @@ python -m grader dist -o DIR
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
 from grader.classroom.shards import parse_shard
 from grader.classroom.version import tool_version
+from grader.config import AMQP_URL_VARIABLE, MANAGEMENT_URL_VARIABLE
 from grader.labs import LAB_NAMES as LABS
 
 
@@ -40,8 +42,19 @@ def cmd_batch(args: argparse.Namespace) -> int:
     from grader.classroom.infra import ExternalBroker
     from grader.classroom.runjob import sandbox_options
     from grader.classroom.shards import WHOLE
+    from grader.machinery.broker import password_as_written
+    from grader.machinery.sandbox import NONE
 
     scripts_root, sandbox = sandbox_options(args.scripts_root, args.sandbox)
+    if sandbox == NONE and password_as_written(args.amqp_url, args.management_url):
+        raise SystemExit(
+            "batch: --amqp-url/--management-url hold the broker administrator's password on a "
+            "command line, which every user reads, and without namespaces the students' scripts "
+            f"run as users of this machine: pass them in ${AMQP_URL_VARIABLE} and "
+            f"${MANAGEMENT_URL_VARIABLE} instead (a process's environment is its user's alone)"
+        )
+    amqp_url = args.amqp_url or os.environ.get(AMQP_URL_VARIABLE)
+    management_url = args.management_url or os.environ.get(MANAGEMENT_URL_VARIABLE)
     options = BatchOptions(
         out=args.out,
         labs=_labs(args.lab),
@@ -49,9 +62,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
         timeout=args.timeout,
         force=args.force,
         fixtures_dir=args.fixtures_dir,
-        broker=ExternalBroker(args.amqp_url, args.management_url, args.rabbitmq_node)
-        if args.amqp_url
-        else None,
+        broker=ExternalBroker(amqp_url, management_url, args.rabbitmq_node) if amqp_url else None,
         scripts_root=scripts_root,
         sandbox=sandbox,
         shard=args.shard or WHOLE,
@@ -158,9 +169,11 @@ def parser() -> argparse.ArgumentParser:
     )
     batch.add_argument("--sandbox", choices=("auto", "namespace", "none"), default="auto")
     batch.add_argument(
-        "--amqp-url", help="use this broker (administrator rights) instead of starting a private one"
+        "--amqp-url",
+        help="use this broker (administrator rights) instead of starting a private one; better "
+        f"${AMQP_URL_VARIABLE}, which no other user reads (refused here without namespaces)",
     )
-    batch.add_argument("--management-url")
+    batch.add_argument("--management-url", help=f"its management API (or ${MANAGEMENT_URL_VARIABLE})")
     batch.add_argument("--rabbitmq-node")
     batch.add_argument(
         "--shard",

@@ -25,8 +25,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from fixtures.tree import FixtureTree, build, load
-from grader.config import GraderConfig
-from grader.machinery import acting, seccomp
+from grader.config import AMQP_URL_VARIABLE, MANAGEMENT_URL_VARIABLE, GraderConfig
+from grader.machinery import acting, proctable, seccomp
+from grader.machinery.broker import password_as_written
 from grader.machinery.environ import script_environment
 from grader.machinery.identity import Identity
 from grader.machinery.interrupts import Interrupts
@@ -102,6 +103,22 @@ def _check_scripts_root(scripts_root: Path, sandbox: Sandbox) -> None:
         raise Refused(f"{where} 은(는) 네임스페이스 샌드박스에서만 쓸 수 있습니다({sandbox.header()}).")
     if not scripts_root.is_dir() or scripts_root == Path("/"):
         raise Refused(f"{where}: / 가 아닌, 이미 있는 디렉터리여야 합니다(스크립트에게만 비어 보입니다).")
+
+
+def _check_no_password_shown(config: GraderConfig, sandbox: Sandbox) -> None:
+    """Host mode: scripts share the machine's /proc, where every user reads every command line.
+    A broker administrator's password in the URL on this run's command line, or on a caller's
+    (batch, a wrapper script), would be theirs: refused before anything is changed, with the
+    way to pass it unseen. (In a namespace, scripts see only their own processes.)"""
+    if sandbox.namespaces:
+        return
+    shown_as = password_as_written(config.amqp_url, config.management_url)
+    if (pid := proctable.on_a_command_line(shown_as, proctable.callers(os.getpid()))) is not None:
+        raise Refused(
+            f"브로커 관리자 비밀번호가 명령줄에 있습니다(PID {pid}: 이 기계의 모든 사용자가 읽을 수 있음). "
+            f"호스트 모드에서는 학생 스크립트도 읽습니다. --amqp-url·--management-url 대신 환경 변수 "
+            f"${AMQP_URL_VARIABLE}·${MANAGEMENT_URL_VARIABLE} 로 넘기세요."
+        )
 
 
 def _grader_trees() -> list[Path]:
@@ -227,6 +244,7 @@ class Grading:
 
     def _open(self, protected: Sequence[str], graded: Collection[str]) -> None:
         config = self.config
+        _check_no_password_shown(config, self.sandbox)
         self.rundir = RunDir.for_lab_root(
             config.state_dir, config.lab_root, recoveries=(stop_leftover_nodes,), protected=protected
         )

@@ -14,6 +14,7 @@ import pytest
 import requests
 
 from fixtures.tree import MQ_PLUGINS, FixtureTree, build
+from grader.config import AMQP_URL_VARIABLE, MANAGEMENT_URL_VARIABLE
 from grader.machinery.broker import Broker, start_local
 from grader.queue.lab import QueueLab
 from solutions.walkthrough import walk_queue
@@ -70,20 +71,17 @@ class SharedBroker:
 
     @property
     def args(self) -> tuple[str, ...]:
-        return (
-            "--broker",
-            "url",
-            "--amqp-url",
-            self.broker.amqp_url("/"),
-            "--management-url",
-            f"http://127.0.0.1:{self.broker.mgmt_port}",
-            "--rabbitmq-node",
-            self.broker.node,
-        )
+        return ("--broker", "url", "--rabbitmq-node", self.broker.node)
 
     @property
     def env(self) -> dict[str, str]:
-        return dict(self.broker.ctl_env)
+        """The node's rabbitmqctl environment, and its administrator's URLs where no other user
+        reads them (a command line any user reads: host-mode scripts too)."""
+        return {
+            **self.broker.ctl_env,
+            AMQP_URL_VARIABLE: self.broker.amqp_url("/"),
+            MANAGEMENT_URL_VARIABLE: f"http://127.0.0.1:{self.broker.mgmt_port}",
+        }
 
     def status(self) -> str:
         """`rabbitmqctl status` of the node (a node started by mq-up.sh): step 1's status.txt."""

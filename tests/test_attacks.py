@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from fixtures.tree import FixtureTree
-from grader.config import EXIT_REFUSED
+from grader.config import AMQP_URL_VARIABLE, EXIT_REFUSED
 from grader.machinery.snapshot import tree_digest
 from solutions.walkthrough import walk_queue
 from tests.grading import REPO, Graded, grade, processes_mentioning
@@ -347,6 +347,39 @@ def test_a_saved_copy_the_grader_did_not_make_is_refused(
     assert graded.returncode == EXIT_REFUSED, graded.log[-2000:]
     assert graded.extra["gradable"] is False and "기록에 없는" in graded.extra["refused"], graded.extra
     assert (tree_digest(root), tree_digest(elsewhere)) == before
+
+
+@pytest.mark.parametrize(
+    ("mode", "given", "refused"),
+    [("none", "command line", True), ("none", "environment", False), ("namespace", "command line", False)],
+)
+def test_a_broker_password_on_a_command_line_is_refused_in_host_mode(
+    fixture_tree: FixtureTree, workdir: Callable[[str], Path], mode: str, given: str, refused: bool
+) -> None:
+    """Any user reads any command line in /proc, and host-mode scripts are users of the
+    machine: a run whose command line holds the broker administrator's password refuses to
+    grade there (exit 77, nothing changed), and says to pass it in the environment, which only
+    its own user reads. In a namespace the scripts see no process but theirs."""
+    base = workdir(f"password-{mode}-{given.replace(' ', '-')}")
+    root = base / "root"
+    walk_queue(root, fixture_tree.root)
+    url = f"amqp://lab-grader-admin:{secrets.token_hex(8)}@127.0.0.1:5672/"
+    on_line = given == "command line"
+    graded = grade(
+        root,
+        fixture_tree.root,
+        base / "state",
+        lab="queue",
+        args=("--sandbox", mode, *(("--amqp-url", url) if on_line else ())),
+        env={} if on_line else {AMQP_URL_VARIABLE: url},
+        repo=GRADER,
+    )
+    if refused:
+        assert graded.returncode == EXIT_REFUSED, graded.log[-2000:]
+        assert AMQP_URL_VARIABLE in graded.extra["refused"], graded.extra
+        assert graded.lab_root_unchanged
+    else:
+        assert graded.returncode == 0 and not graded.not_passed, graded.explain()
 
 
 def test_a_world_writable_original_is_out_of_the_scripts_reach(

@@ -27,6 +27,7 @@ from fixtures.tree import FixtureTree
 from grader.catalogue import Catalogue
 from grader.labs import CATALOGUE
 from grader.machinery import acting, erlang, identity, proctable
+from grader.machinery.broker import password_as_written
 from grader.machinery.inotify import Watcher, travel
 from grader.machinery.interrupts import Interrupts
 from grader.machinery.nodes import stop_node
@@ -468,6 +469,31 @@ def _chain(top: Path, depth: int, name: str = "d") -> None:
         fd = below
     os.close(os.open("f", os.O_WRONLY | os.O_CREAT, dir_fd=fd))
     os.close(fd)
+
+
+def test_a_password_is_found_on_a_callers_command_line() -> None:
+    """proctable: a secret on the command line of a process that started this one (a shell
+    that ran the grader, say) is found there, and only there; broker URLs say how theirs reads
+    on a command line (guest's is no secret)."""
+    forms = password_as_written("amqp://admin:s%40cret@h:5672/", "http://guest:guest@h:15672")
+    assert forms == {":s%40cret@", ":s@cret@"}
+    probe = (
+        "import os; from grader.machinery import proctable; "
+        "print(proctable.on_a_command_line({':s@' + 'cret@'}, proctable.callers(os.getpid())))"
+    )
+    shell = subprocess.run(
+        ["sh", "-c", f'"$1" -c "{probe}"; echo "shell $$"', "sh", sys.executable, "amqp://admin:s@cret@h/"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=REPO,
+    )
+    found, shell_pid = shell.stdout.split()[0], shell.stdout.split()[-1]
+    assert found == shell_pid, shell.stdout
+    alone = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=REPO
+    )
+    assert alone.stdout.strip() == "None"
 
 
 def test_a_walk_goes_deeper_than_recursion_and_path_limits(deep: Path) -> None:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from fixtures.tree import MQ_PLUGINS
+from grader.config import AMQP_URL_VARIABLE, MANAGEMENT_URL_VARIABLE
 from grader.machinery.broker import start_local
 
 REPO = Path(__file__).resolve().parents[2]
@@ -55,17 +56,12 @@ def shared_broker(mq_up: Path, base: Path) -> Iterator[SharedBroker]:
     broker = start_local(mq_up, base, plugins=MQ_PLUGINS)
     try:
         yield SharedBroker(
-            (
-                "--broker",
-                "url",
-                "--amqp-url",
-                broker.amqp_url("/"),
-                "--management-url",
-                f"http://127.0.0.1:{broker.mgmt_port}",
-                "--rabbitmq-node",
-                broker.node,
-            ),
-            dict(broker.ctl_env),
+            ("--broker", "url", "--rabbitmq-node", broker.node),
+            {
+                **broker.ctl_env,  # the administrator's URLs where no other user reads them
+                AMQP_URL_VARIABLE: broker.amqp_url("/"),
+                MANAGEMENT_URL_VARIABLE: f"http://127.0.0.1:{broker.mgmt_port}",
+            },
         )
     finally:
         broker.stop()

@@ -11,7 +11,7 @@ import ctypes
 import os
 import signal
 import time
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -68,6 +68,29 @@ def cmdline(pid: int) -> str:
         return ""
     text = raw.rstrip(b"\0").replace(b"\0", b" ").decode("utf-8", "replace")
     return text if len(text) <= CMDLINE_LIMIT else text[: CMDLINE_LIMIT - 1] + "…"
+
+
+def callers(pid: int) -> list[int]:
+    """``pid`` and the processes it was started by, up to the first of this namespace."""
+    chain: list[int] = []
+    while pid > 0 and pid not in chain and (entry := info(pid)) is not None:
+        chain.append(pid)
+        pid = entry.ppid
+    return chain
+
+
+def on_a_command_line(secrets: Collection[str], pids: Iterable[int]) -> int | None:
+    """The first of ``pids`` whose command line (readable by every user of the machine) holds
+    one of ``secrets``; None when none does."""
+    wanted = [s.encode() for s in secrets if s]
+    for pid in pids:
+        try:
+            raw = (PROC / str(pid) / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if any(s in raw for s in wanted):
+            return pid
+    return None
 
 
 def children(pid: int) -> list[int]:
