@@ -258,6 +258,8 @@ class Grading:
             )
         self.identity = Identity.claim()
         self._stack.callback(self.identity.release)
+        if not self.sandbox.namespaces:  # what a dead grader's scripts left, before any script runs
+            self.identity.remove_leftovers()
         self.seccomp = seccomp.program()
         scratch = self.rundir.scratch
         self.fixtures: FixtureTree = (
@@ -345,6 +347,8 @@ class Grading:
                 f"processes of the script identity {self.identity.uid} would not die: {survivors}"
             )
             return
+        if self.sandbox.namespaces:
+            return  # its /tmp, /dev/shm and IPC were the box's own, gone with it
         for problem in self.identity.remove_leftovers():
             self._found.notes.append(f"스크립트가 남긴 임시 파일을 지우지 못함: {problem}")
 

@@ -14,6 +14,7 @@ to see the attacks succeed there).
 
 from __future__ import annotations
 
+import ctypes
 import os
 import secrets
 import shutil
@@ -37,10 +38,12 @@ GRADER = Path(os.environ.get("LAB_GRADER_ATTACK_REPO") or REPO)
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 
 # Run by consume.py after its work: ATTACK sets ``won`` to a description when it succeeded.
-PRELUDE = """
+SHARED = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock")  # where every user of a machine may write
+PRELUDE = f"""
 import ctypes, os, sys, subprocess
 libc = ctypes.CDLL(None, use_errno=True)
 won = []
+SHARED = {SHARED!r}
 """
 EPILOGUE = """
 if won:
@@ -56,6 +59,23 @@ def attacked(root: Path, attack: str) -> None:
     script.write_text(
         script.read_text().replace("    sys.exit(main())", f"    _code = main()\n{body}\n    sys.exit(_code)")
     )
+
+
+def ipc_left(token: str) -> list[str]:
+    """The System V objects and the POSIX message queue the "temporaries" attack makes, if
+    they outlived the grader (a queue found is removed)."""
+    key = int(token[:7], 16)
+    left = []
+    for kind in ("shm", "msg", "sem"):
+        rows = Path(f"/proc/sysvipc/{kind}").read_text().splitlines()[1:]
+        left += [f"{kind} {key}" for row in rows if int(row.split()[0]) == key]
+    libc = ctypes.CDLL(None, use_errno=True)
+    name = f"/left-{token}".encode()
+    if (fd := libc.mq_open(name, os.O_RDONLY)) >= 0:
+        libc.close(fd)
+        libc.mq_unlink(name)
+        left.append(f"message queue {name!r}")
+    return left
 
 
 @dataclass(frozen=True)
@@ -193,12 +213,15 @@ ATTACKS: dict[str, str] = {
     # next run given the same identity (another student's grade) to find. Removed with the
     # identity's processes; the test looks for them afterwards.
     "temporaries": """
-        for where in ("/tmp", "/var/tmp", "/dev/shm"):
+        for where in SHARED:
             try:
                 os.makedirs(f"{{where}}/left-{token}/deeper", exist_ok=True)
                 os.mkfifo(f"{{where}}/left-{token}.fifo")
             except OSError:
                 pass
+        key = int("{token}"[:7], 16)  # System V objects (IPC_CREAT), a POSIX message queue
+        libc.shmget(key, 4096, 0o1600), libc.msgget(key, 0o1600), libc.semget(key, 1, 0o1600)
+        libc.mq_open(b"/left-{token}", os.O_CREAT | os.O_RDWR, 0o600, None)
     """,
     # A chain of folders deeper than Python's recursion limit and PATH_MAX, in the queue's
     # folders and where every user may write: every reader and remover of the grader's meets it.
@@ -283,7 +306,8 @@ def test_an_attack_from_a_script_is_refused(
     assert graded.extra["gradable"] is True and not graded.extra["tampered"], graded.extra
     assert graded.lab_root_unchanged
     assert not processes_mentioning(outcome.token), "a process of the attack outlived the grader"
-    assert not [p for t in ("/tmp", "/var/tmp", "/dev/shm") for p in Path(t).glob(f"*{outcome.token}*")]
+    assert not [p for t in SHARED for p in Path(t).glob(f"*{outcome.token}*")]
+    assert not ipc_left(outcome.token)
     assert not list((outcome.base / "root" / "q").glob("owned-*"))
 
 

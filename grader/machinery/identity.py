@@ -17,26 +17,33 @@ way when it lands fails), wherever they are.
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import functools
 import grp
 import os
 import pwd
 import socket
+import stat
 import subprocess
 import sys
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.machinery.treecopy import remove_tree
+from grader.machinery.walk import walk
 
 FIRST = 61400  # below nobody (65534), inside the range a container's uid map usually holds
 COUNT = 256
 CLAIM = "lab-grader-identity-{uid}"
 KILL_ROUNDS = 50
-# The folders of the machine every user may write to: what an identity left there (host mode)
-# is removed when its processes are gone, so the next run given that identity finds nothing.
-SHARED_TEMPORARIES = (Path("/tmp"), Path("/var/tmp"), Path("/dev/shm"))
+# How deep below / the folders every user may write to are looked for (/tmp, /var/tmp, /dev/shm,
+# /run/lock, /dev/mqueue, /var/lib/php/sessions ...): what an identity left there (host mode) is
+# removed when its processes are gone, so the next run given that identity finds nothing.
+SHARED_DEPTH = 4
+SYSV_IPC = {"shm": "shmid", "msg": "msqid", "sem": "semid"}  # /proc/sysvipc/NAME: its id column
+IPC_RMID = 0
 # Run under the identity itself: signal every process it may (its own), until none is left to
 # signal. A zombie can be signalled again and again, so the rounds are counted by the caller.
 _KILLER = "import os,signal\ntry:\n    os.kill(-1, signal.SIGKILL)\nexcept ProcessLookupError:\n    pass\n"
@@ -55,6 +62,62 @@ def _unused(uid: int) -> bool:
         except KeyError:
             return True
     return False
+
+
+@functools.cache
+def shared_folders(top: Path = Path("/"), depth: int = SHARED_DEPTH) -> list[Path]:
+    """The folders every user may write to, down to ``depth`` below ``top``, through folders
+    every user may enter (/proc and /sys passed by); looked for once a process (0.1 s). A
+    folder an identity makes world-writable later is its own, in one of these: removed whole."""
+    found = []
+    for entry in walk(top, depth, prune=("proc", "sys"), enter=lambda e: bool(e.st.st_mode & stat.S_IXOTH)):
+        if entry.is_dir() and entry.st.st_mode & stat.S_IWOTH and entry.st.st_mode & stat.S_IXOTH:
+            found.append(top / entry.path)
+    return found
+
+
+def _remove_sysv_ipc(uid: int) -> list[str]:
+    """Remove the System V IPC objects ``uid`` owns or made (shared memory, message queues,
+    semaphore sets); what could not be removed."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    remove: dict[str, Callable[[int], int]] = {
+        "shm": lambda ident: int(libc.shmctl(ident, IPC_RMID, None)),
+        "msg": lambda ident: int(libc.msgctl(ident, IPC_RMID, None)),
+        "sem": lambda ident: int(libc.semctl(ident, 0, IPC_RMID)),
+    }
+    problems = []
+    for kind, id_column in SYSV_IPC.items():
+        try:
+            header, *rows = Path(f"/proc/sysvipc/{kind}").read_text().splitlines()
+        except (OSError, ValueError):
+            continue
+        names = header.split()
+        for row in rows:
+            fields = dict(zip(names, row.split(), strict=False))
+            if str(uid) in (fields.get("uid"), fields.get("cuid")) and remove[kind](int(fields[id_column])):
+                problems.append(f"System V {kind} {fields[id_column]}: {os.strerror(ctypes.get_errno())}")
+    return problems
+
+
+def _remove_posix_mqueues(uid: int) -> list[str]:
+    """Remove the POSIX message queues ``uid`` made. Where no mqueue filesystem is mounted (at
+    /dev/mqueue they are among the shared folders) one is, over an existing folder, in a mount
+    namespace of its own that ends with the command (nothing is written on the machine);
+    where that cannot be done, nothing is said."""
+    if os.path.ismount("/dev/mqueue"):
+        return []
+    where = next((p for p in ("/dev/mqueue", "/mnt", "/tmp") if os.path.isdir(p)), None)
+    if where is None:
+        return []
+    remove = 'mount -t mqueue none "$1" && find "$1" -maxdepth 1 -type f -uid "$2" -delete'
+    with contextlib.suppress(OSError, subprocess.SubprocessError):
+        subprocess.run(
+            ["unshare", "--mount", "--propagation", "private", "sh", "-c", remove, "sh", where, str(uid)],
+            capture_output=True,
+            timeout=30,
+            check=False,
+        )
+    return []
 
 
 def processes_of(uid: int) -> list[int]:
@@ -126,12 +189,13 @@ class Identity:
                 orphaned.release()
         return swept
 
-    def remove_leftovers(self, folders: Iterable[Path] = SHARED_TEMPORARIES) -> list[str]:
-        """Remove what this identity owns at the top of ``folders`` (files, folders with all
-        they hold, links, FIFOs); call once its processes are gone. What could not be removed,
-        for a note."""
-        problems: list[str] = []
-        for folder in folders:
+    def remove_leftovers(self, folders: Iterable[Path] | None = None) -> list[str]:
+        """Remove what this identity owns at the top of ``folders`` (default: every folder any
+        user may write to, see ``shared_folders``: files, folders with all they hold, links,
+        FIFOs, POSIX message queues) and its System V shared memory, message queues and
+        semaphores; call once its processes are gone. What could not be removed, for a note."""
+        problems = _remove_sysv_ipc(self.uid) + _remove_posix_mqueues(self.uid)
+        for folder in shared_folders() if folders is None else folders:
             try:
                 entries = list(os.scandir(folder))
             except OSError:

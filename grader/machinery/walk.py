@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -65,11 +65,17 @@ class Found:
         return data
 
 
-def walk(top: Path, max_depth: int = MAX_DEPTH, prune: Collection[str] = ()) -> Iterator[Found]:
+def walk(
+    top: Path,
+    max_depth: int = MAX_DEPTH,
+    prune: Collection[str] = (),
+    enter: Callable[[Found], bool] = lambda found: True,
+) -> Iterator[Found]:
     """Every entry below the directory ``top`` (``top`` itself may be a link to one), parents
     before children, each folder's names sorted; the folders in ``prune`` (paths relative to
-    ``top``) are passed by whole. A folder that cannot be opened, or is swapped for another
-    while it is walked, is passed by; nothing is ever followed out of the tree."""
+    ``top``) are passed by whole, those ``enter`` refuses are listed but not entered. A folder
+    that cannot be opened, or is swapped for another while it is walked, is passed by; nothing
+    is ever followed out of the tree."""
     try:
         fd = os.open(top, OPEN_DIR & ~os.O_NOFOLLOW)
     except OSError:
@@ -90,8 +96,9 @@ def walk(top: Path, max_depth: int = MAX_DEPTH, prune: Collection[str] = ()) -> 
                 if path in prune:
                     continue
                 deeper = stat.S_ISDIR(st.st_mode) and len(above) + 1 >= max_depth
-                yield Found(path, name, st, fd, deeper)
-                if not stat.S_ISDIR(st.st_mode) or deeper:
+                found = Found(path, name, st, fd, deeper)
+                yield found
+                if not stat.S_ISDIR(st.st_mode) or deeper or not enter(found):
                     continue
                 child = _enter(fd, name, st)
                 if child is None:
