@@ -94,6 +94,14 @@ def test_a_folder_submission_goes_through_the_same_checks(tmp_path: Path) -> Non
     (root / "q" / "escape").symlink_to("/etc/passwd")
     with pytest.raises(UnsafeSubmission, match="밖을 가리키는 링크"):
         lay_out(tmp_path / "upload", tmp_path / "copy2")
+    (root / "q" / "escape").unlink()
+    outside = tmp_path / "instructors-file"
+    outside.write_text("not the student's")
+    os.link(outside, root / "q" / "borrowed.txt")  # a hard link, as a packed file cannot hold
+    with pytest.raises(UnsafeSubmission, match="하드 링크"):
+        lay_out(tmp_path / "upload", tmp_path / "copy3")
+    assert not (tmp_path / "copy3" / "q").exists()
+    pack(root, tmp_path / "own.tar.gz")  # a student packing their own pod: the file's bytes
 
 
 def test_only_one_lab_may_be_handed_in(tmp_path: Path) -> None:

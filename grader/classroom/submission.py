@@ -727,8 +727,9 @@ def _scan(archive: IO[bytes], root: Path) -> tuple[Manifest, bytes]:
 
 
 # packing --------------------------------------------------------------------------------------
-def _found(dir_fd: int, name: str, path: str) -> Entry:
-    """The entry for ``name`` in the folder ``dir_fd``, which is ``path`` below the lab root."""
+def _found(dir_fd: int, name: str, path: str, linked: bool = True) -> Entry:
+    """The entry for ``name`` in the folder ``dir_fd``, which is ``path`` below the lab root;
+    ``linked`` False: a file with more than one name is refused."""
     st = os.lstat(name, dir_fd=dir_fd)
     mode, mtime = stat.S_IMODE(st.st_mode) & 0o777, int(st.st_mtime)
     if stat.S_ISLNK(st.st_mode):
@@ -736,15 +737,20 @@ def _found(dir_fd: int, name: str, path: str) -> Entry:
     if stat.S_ISDIR(st.st_mode):
         return Entry(path, DIR, mode, mtime)
     if stat.S_ISREG(st.st_mode):
+        if not linked and st.st_nlink > 1:
+            raise UnsafeSubmission(
+                f"{_shown(path)}: 하드 링크(이름이 {st.st_nlink}개인 파일)는 받을 수 없습니다"
+                "(파일로 복사해 담으세요)"
+            )
         return Entry(path, FILE, mode, mtime, st.st_size)
     raise UnsafeSubmission(f"{_shown(path)}: 일반 파일·폴더·링크가 아닌 특수 파일은 담을 수 없습니다")
 
 
-def _walk(cursor: _Cursor, part: str, checks: Checks) -> Iterator[Entry]:
+def _walk(cursor: _Cursor, part: str, checks: Checks, linked: bool = True) -> Iterator[Entry]:
     """``part`` and everything below it, parents first, each folder's names sorted (os.walk's
     order), each checked as it is found. Without recursion, through descriptors: no depth or
     path length is too much."""
-    entry = _found(cursor.at(posixpath.dirname(part)), posixpath.basename(part), part)
+    entry = _found(cursor.at(posixpath.dirname(part)), posixpath.basename(part), part, linked)
     checks.add(entry)
     yield entry
     stack = [part]
@@ -758,7 +764,7 @@ def _walk(cursor: _Cursor, part: str, checks: Checks) -> Iterator[Entry]:
                     raise _too_many(checks.count + len(names))
         subfolders = []
         for name in sorted(names):
-            entry = _found(cursor.at(folder), name, f"{folder}/{name}")
+            entry = _found(cursor.at(folder), name, f"{folder}/{name}", linked)
             checks.add(entry)
             yield entry
             if entry.kind == DIR:
@@ -785,9 +791,11 @@ def _open_below(cursor: _Cursor, path: str) -> io.BufferedReader:
     )
 
 
-def pack(lab_root: Path, out: Path, parts: tuple[str, ...] = PARTS) -> Manifest:
+def pack(lab_root: Path, out: Path, parts: tuple[str, ...] = PARTS, linked: bool = True) -> Manifest:
     """Pack the lab root's q/ and eaimw/mq/ (those present) into ``out`` (a .tar.gz). Any name the
-    filesystem allows is kept byte for byte; what ``unpack`` would refuse is refused here."""
+    filesystem allows is kept byte for byte; what ``unpack`` would refuse is refused here.
+    ``linked`` False: a file with more than one name (a hard link, maybe to a file outside)
+    is refused, as unpacking refuses one (a folder handed in is packed so)."""
     present = [p for p in parts if (lab_root / p).exists() or (lab_root / p).is_symlink()]
     if not present:
         raise UnsafeSubmission(f"{lab_root} 에 {' 도 '.join(parts)} 도 없습니다: 담을 것이 없습니다")
@@ -800,7 +808,7 @@ def pack(lab_root: Path, out: Path, parts: tuple[str, ...] = PARTS) -> Manifest:
     root_fd = os.open(lab_root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     cursor = _Cursor(root_fd)
     try:
-        entries = [entry for part in present for entry in _walk(cursor, part, checks)]
+        entries = [entry for part in present for entry in _walk(cursor, part, checks, linked)]
         checks.finish()
         files = {}
         for entry in entries:
@@ -995,7 +1003,7 @@ def lay_out(submission: Path, dest: Path) -> Manifest:
     folder = find_lab_root(submission)
     with tempfile.TemporaryDirectory(prefix="submission-") as tmp:
         repacked = Path(tmp) / "submission.tar.gz"
-        pack(folder, repacked)
+        pack(folder, repacked, linked=False)
         return unpack(repacked, dest)
 
 
