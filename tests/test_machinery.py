@@ -36,7 +36,7 @@ from grader.machinery.sandbox import REAPER, Box
 from grader.machinery.scenarios import ScenarioPool
 from grader.machinery.seals import Seals, digest, tree_files
 from grader.machinery.snapshot import tree_digest
-from grader.machinery.sqlscript import SqlResult, run_sql_script, statements
+from grader.machinery.sqlscript import SqlResult, run_sql_script, run_sql_scripts, statements
 from grader.machinery.treecopy import remove_tree, working_copy
 from grader.machinery.walk import MAX_DEPTH, walk
 from grader.machinery.workspace import Journal, Refused, Workspaces
@@ -706,6 +706,17 @@ def test_sql_scripts_are_split_like_the_shell_does(box: Scripts) -> None:
     runaway = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT count(*) FROM n;"
     result = run(runaway, timeout=0.5)
     assert result.error is not None and "끝나지 않음" in result.error
+    # Many ledgers in one run: once the script ran out of time on one, the rest are not run
+    # (each has the same error; the table it makes first is in the first ledger alone).
+    dbs = [work / f"ledger-{n}.db" for n in range(3)]
+    with acting.as_scripts(box.grading.identity):
+        for each in dbs:
+            sqlite3.connect(each).close()
+        sql.write_text(f"CREATE TABLE ran(a);\n{runaway}")
+    stalled = run_sql_scripts(box, python, dbs, sql, 0.5)
+    assert all(r.error is not None and "끝나지 않음" in r.error for r in stalled), stalled
+    tables = [sqlite3.connect(each).execute("SELECT name FROM sqlite_master").fetchall() for each in dbs]
+    assert tables == [[("ran",)], [], []]
     assert run("SELECT nope FROM missing;").error
     # Student SQL runs with the scripts' powers only: it cannot write where they cannot.
     attached = run(f"ATTACH DATABASE '{REPO}/planted.db' AS x; CREATE TABLE x.t(a);")

@@ -7,8 +7,8 @@ or VACUUM INTO one, so it never runs with the grader's powers. Prints a JSON lis
 per DB in order: ``{"count": N, "rows": [...the first SAMPLE rows...], "error": null or
 "why"}``; values that JSON cannot hold (BLOBs) are shown as their repr. Shell dot-commands
 (``.mode`` ...) are dropped; a runaway query is interrupted after TIMEOUT seconds (each DB
-has its own). One process for every ledger of a scenario: an interpreter start is most of
-what one run costs.
+has its own; once one is interrupted, the rest are not run and get its error). One process
+for every ledger of a scenario: an interpreter start is most of what one run costs.
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ def run(db: str, script: str, timeout: float) -> dict[str, object]:
     except sqlite3.Error as exc:
         interrupted = time.monotonic() > deadline
         why = f"{timeout:.0f}초 안에 끝나지 않음" if interrupted else str(exc)
-        return {"count": count, "rows": sample, "error": why}
+        return {"count": count, "rows": sample, "error": why, "stalled": interrupted}
     finally:
         conn.close()
     return {"count": count, "rows": sample, "error": None}
@@ -73,7 +73,15 @@ def main() -> None:
     script_file, timeout, dbs = sys.argv[1], float(sys.argv[2]), sys.argv[3:]
     with open(script_file, "rb") as f:
         script = f.read(SCRIPT_LIMIT).decode("utf-8", "replace").lstrip("\ufeff")
-    print(json.dumps([run(db, script, timeout) for db in dbs]))
+    results: list[dict[str, object]] = []
+    for db in dbs:
+        if results and results[-1].get("stalled"):
+            # The same script that ran out of time on one ledger is not run on the rest: an
+            # endless query made a grade of twenty ledgers take twenty limits.
+            results.append({"count": 0, "rows": [], "error": results[-1]["error"], "stalled": True})
+        else:
+            results.append(run(db, script, timeout))
+    print(json.dumps(results))
 
 
 if __name__ == "__main__":
