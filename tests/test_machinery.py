@@ -3,6 +3,7 @@ copies and their removal, seals, signals, SQL scripts, inotify observation."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
@@ -146,6 +147,43 @@ def test_a_script_holds_no_privilege_over_the_machine(box: Scripts) -> None:
     assert not Path("/usr/lib/x").exists() and not Path("/etc/x").exists()
     expected_uid = 0 if isinstance(box.confinement.launcher, Box) else box.grading.identity.uid
     assert f"uid {expected_uid} {expected_uid}" in said
+
+
+def test_no_script_can_take_or_block_an_identity_claim() -> None:
+    """A claim is a lock in a folder of root's alone: a process of a script identity can
+    neither open a claim file nor block one; names of the network namespace scripts share
+    (each identity's abstract socket, as claims once were) bound by somebody else stop
+    nobody; a claim held is not given twice and is free again once released."""
+    squatted = []
+    for uid in range(identity.FIRST, identity.FIRST + identity.COUNT):
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        with contextlib.suppress(OSError):
+            sock.bind(f"\0lab-grader-identity-{uid}")
+        squatted.append(sock)
+    try:
+        first = identity.Identity.claim()
+        second = identity.Identity.claim()
+        assert first.uid != second.uid
+        first.release()
+        assert identity.Identity.claim(first.uid, 1).uid == first.uid
+    finally:
+        for sock in squatted:
+            sock.close()
+    probe = (
+        "import os, sys; os.setgroups([]); os.setresgid(*[int(sys.argv[1])] * 3); "
+        "os.setresuid(*[int(sys.argv[1])] * 3); "
+        "open(sys.argv[2], 'a')"
+    )
+    claim_file = identity.CLAIMS / str(second.uid)
+    try:
+        refused = subprocess.run(
+            [sys.executable, "-I", "-c", probe, str(second.uid), str(claim_file)],
+            capture_output=True,
+            text=True,
+        )
+        assert refused.returncode != 0 and "PermissionError" in refused.stderr, refused.stderr
+    finally:
+        second.release()
 
 
 def test_every_process_of_the_identity_is_gone_a_fork_chain_too(box: Scripts) -> None:

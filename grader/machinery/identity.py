@@ -2,10 +2,10 @@
 machine but what the grader hands over (the working copies, the scratch directories).
 
 Each grading run claims one identity for all its scripts, from a range no account uses
-(``FIRST`` .. ``FIRST + COUNT``). A claim is an abstract unix socket bound under the identity's
-name: machine-wide, released by the kernel when the grader ends however it ends, never a file.
-A process of an identity nobody claims is a leftover of a grader that died: claiming the
-identity kills it first.
+(``FIRST`` .. ``FIRST + COUNT``). A claim is a lock (flock) on the identity's file in
+/run/lab-grader/identities, a folder of root's alone: machine-wide, out of every script's reach,
+released by the kernel when the grader ends however it ends. A process of an identity nobody
+claims is a leftover of a grader that died: claiming the identity kills it first.
 
 Scripts hold no capability over the machine under this identity: in a box (namespace mode) they
 are root in a user namespace of their own mapped onto it (reaper.py), on the host they run as
@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import fcntl
 import functools
 import grp
 import os
 import pwd
-import socket
 import stat
 import subprocess
 import sys
@@ -36,7 +36,7 @@ from grader.machinery.walk import walk
 
 FIRST = 61400  # below nobody (65534), inside the range a container's uid map usually holds
 COUNT = 256
-CLAIM = "lab-grader-identity-{uid}"
+CLAIMS = Path("/run/lab-grader/identities")  # one lock file per identity: root's alone
 KILL_ROUNDS = 50
 # How deep below / the folders every user may write to are looked for (/tmp, /var/tmp, /dev/shm,
 # /run/lock, /dev/mqueue, /var/lib/php/sessions ...): what an identity left there (host mode) is
@@ -147,31 +147,39 @@ def _by_uid() -> dict[int, set[int]]:
     return found
 
 
-def _claimed(uid: int) -> socket.socket | None:
-    """A claim on ``uid``, or None when somebody holds it."""
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+def _claimed(uid: int) -> int | None:
+    """A claim on ``uid`` (an open descriptor holding the lock on its file), or None when
+    somebody holds it. A lock in a folder of root's alone, not a name scripts can reach: an
+    abstract socket's name lives in the network namespace scripts share, so a script could
+    bind every identity's name first and leave every grader after it without one."""
+    for folder in (CLAIMS.parent, CLAIMS):
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(folder, 0o700)
+        st = os.lstat(folder)
+        if not stat.S_ISDIR(st.st_mode) or st.st_uid != 0 or st.st_mode & 0o077:
+            raise NoIdentity(f"{folder} must be a folder of root's that nobody else may enter")
+    fd = os.open(CLAIMS / str(uid), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
     try:
-        sock.bind("\0" + CLAIM.format(uid=uid))
-    except OSError:
-        sock.close()
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
         return None
-    sock.set_inheritable(False)
-    return sock
+    return fd
 
 
 @dataclass
 class Identity:
     uid: int
     gid: int
-    _claim: socket.socket | None = field(default=None, repr=False)
+    _claim: int | None = field(default=None, repr=False)
 
     @classmethod
     def claim(cls, first: int = FIRST, count: int = COUNT) -> Identity:
         """The first identity of the range nobody holds (``sweep`` first: a claim's last
         holder may have died leaving processes)."""
         for uid in range(first, first + count):
-            if _unused(uid) and (sock := _claimed(uid)) is not None:
-                return cls(uid, uid, sock)
+            if _unused(uid) and (claim := _claimed(uid)) is not None:
+                return cls(uid, uid, claim)
         raise NoIdentity(f"no free script identity in uids {first}..{first + count - 1}")
 
     @classmethod
@@ -181,8 +189,8 @@ class Identity:
         swept: list[int] = []
         running = {u for uids in _by_uid().values() for u in uids if first <= u < first + count}
         for uid in sorted(running):
-            if _unused(uid) and (sock := _claimed(uid)) is not None:
-                orphaned = cls(uid, uid, sock)
+            if _unused(uid) and (claim := _claimed(uid)) is not None:
+                orphaned = cls(uid, uid, claim)
                 swept += processes_of(uid)
                 orphaned.kill_all()
                 orphaned.remove_leftovers()
@@ -211,7 +219,7 @@ class Identity:
 
     def release(self) -> None:
         if self._claim is not None:
-            self._claim.close()
+            os.close(self._claim)
             self._claim = None
 
     def kill_all(self, rounds: int = KILL_ROUNDS) -> list[int]:
