@@ -116,6 +116,7 @@ def _remove_posix_mqueues(uid: int) -> list[str]:
             capture_output=True,
             timeout=30,
             check=False,
+            env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL": "C"},
         )
     return []
 
