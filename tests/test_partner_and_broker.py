@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -9,15 +10,18 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 from pathlib import Path
 
+import pika
+import pika.exceptions
 import pytest
 import requests
 
 from fixtures.claims import Outcome, golden_claims
 from fixtures.tree import MQ_PLUGINS, FixtureTree
 from grader.machinery import proctable
-from grader.machinery.broker import BUSY_WAIT, free_port, start_local
+from grader.machinery.broker import BUSY_WAIT, QUEUE_BOUNDS, VHOST_LIMITS, free_port, start_local
 from grader.machinery.nodes import stop_leftover_nodes
 from grader.machinery.partner import Partner, Spares
 from grader.machinery.rundir import RunDir
@@ -176,6 +180,39 @@ def test_vhosts_are_temporary(shared_broker: SharedBroker) -> None:
         assert any(vhost.script_url.startswith(f"amqp://{u}:") for u in users)
     assert vhost.name not in broker.our_vhosts()
     assert not [u for u in broker.api("GET", "users") if vhost.script_url.startswith(f"amqp://{u['name']}:")]
+
+
+def test_a_scene_vhost_cannot_take_the_nodes_memory(shared_broker: SharedBroker) -> None:
+    """A class shares one node, which blocks every publisher once its memory alarm goes off:
+    what a scene's script may put there is bounded (32 confirmed 1 MiB messages into a queue
+    of its own leave at most 8 MiB of them; queues beyond the vhost's limit are refused), and
+    the script's user cannot lift the bounds."""
+    with shared_broker.broker.vhost("bounds") as vhost:
+        connection = pika.BlockingConnection(pika.URLParameters(vhost.script_url))
+        try:
+            channel = connection.channel()
+            channel.confirm_delivery()
+            channel.queue_declare("hog", arguments={"x-max-priority": 10})
+            for _ in range(32):
+                channel.basic_publish("", "hog", b"x" * (1 << 20))
+            held = channel.queue_declare("hog", passive=True).method.message_count
+            assert held <= QUEUE_BOUNDS["max-length-bytes"] >> 20
+            for n in range(VHOST_LIMITS["max-queues"] - 1):
+                channel.queue_declare(f"q{n}")
+            with pytest.raises(pika.exceptions.ChannelClosedByBroker):
+                channel.queue_declare("one-too-many")
+        finally:
+            with contextlib.suppress(pika.exceptions.AMQPError):
+                connection.close()
+        script = urllib.parse.urlsplit(vhost.script_url)
+        as_script = requests.put(
+            f"http://127.0.0.1:{shared_broker.broker.mgmt_port}/api/vhost-limits/"
+            f"{shared_broker.broker.q(vhost.name)}/max-queues",
+            json={"value": -1},
+            auth=(script.username or "", script.password or ""),
+            timeout=30,
+        )
+        assert as_script.status_code in (401, 403)
 
 
 def test_a_node_left_by_a_killed_grader_is_stopped_by_the_next_run(

@@ -35,6 +35,10 @@ from grader.machinery.nodes import EPMD_PORT_FILE, stop_node
 from grader.machinery.plugins import shown as shown_plugins
 
 VHOST_PREFIX = "lab-grader-"
+# Bounds of a scene's vhost (see Broker._bound): a lab's scenes use two or three queues, a
+# few connections and at most a few hundred claims of a few KiB each.
+VHOST_LIMITS = {"max-queues": 32, "max-connections": 64}
+QUEUE_BOUNDS = {"max-length": 10_000, "max-length-bytes": 8 << 20}
 STUDENT_NODE = "rabbit@localhost"
 CTL_TIMEOUT = 60.0
 # Broker administration is retried on failures that other graders' work on the same node can
@@ -182,6 +186,7 @@ class Broker:
         everything = {"configure": ".*", "write": ".*", "read": ".*"}
         self.api("PUT", f"vhosts/{self.q(name)}")
         try:
+            self._bound(name)
             self.api("PUT", f"permissions/{self.q(name)}/{self.q(self.user)}", everything)
             self.api("PUT", f"users/{self.q(user)}", {"password": password, "tags": ""})
             self.api("PUT", f"permissions/{self.q(name)}/{self.q(user)}", everything)
@@ -192,6 +197,21 @@ class Broker:
                 self.api("DELETE", f"vhosts/{self.q(name)}")
             with contextlib.suppress(requests.RequestException):
                 self.api("DELETE", f"users/{self.q(user)}")
+
+    def _bound(self, vhost: str) -> None:
+        """What a scene's vhost may hold, far above any lab's need and far below the node's
+        memory: the node is shared by a class, and once its memory alarm goes off it blocks
+        every publisher of every vhost (a script that published a few hundred 1 MiB messages
+        turned its classmates' correct work into FAILs). An operator policy caps every queue
+        (the lower of it and a policy of the scene's own applies); the vhost caps queues and
+        connections. A script cannot change either (its user has no tags)."""
+        for what, value in VHOST_LIMITS.items():
+            self.api("PUT", f"vhost-limits/{self.q(vhost)}/{what}", {"value": value})
+        self.api(
+            "PUT",
+            f"operator-policies/{self.q(vhost)}/lab-grader-bounds",
+            {"pattern": ".*", "definition": QUEUE_BOUNDS, "apply-to": "queues", "priority": 0},
+        )
 
     def delete_stale_vhosts(self) -> list[str]:
         """Remove vhosts (and their users) a grader that is no longer running left behind."""
