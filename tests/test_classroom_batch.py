@@ -10,9 +10,11 @@ import json
 import os
 import re
 import signal
+import stat
 import subprocess
 import sys
 import tarfile
+import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 
@@ -29,6 +31,7 @@ from grader.classroom.batch import (
     BatchOptions,
     Graded,
     collect,
+    job_folder,
     run_batch,
 )
 from grader.classroom.results import read_results
@@ -131,6 +134,9 @@ def test_grades_csv_and_report(first_run: tuple[Path, list[Graded], tuple[object
     assert rows["evil"]["status"] == REFUSED and rows["evil"]["score"] == "0"
     page = (out / "report.html").read_text()
     assert "학급 채점 보고서" in page and "evil" in page.split('id="refused"')[1]
+    # Later students' host-mode scripts pass through OUT: nothing of a classmate is theirs to read.
+    assert all(stat.S_IMODE((out / g.name).stat().st_mode) == 0o700 for g in graded)
+    assert {stat.S_IMODE((out / f).stat().st_mode) for f in ("grades.csv", "report.html")} == {0o600}
 
 
 def test_nothing_left_behind(
@@ -337,6 +343,41 @@ def test_names_that_would_take_the_batchs_own_files_are_refused_before_grading(
     paths[1].mkdir()
     with pytest.raises(SystemExit, match=f"batch: {re.escape(name)}: "):
         collect(paths)
+
+
+@pytest.mark.parametrize(
+    ("names", "refused"),
+    [
+        ([os.fsdecode(b"a\xffb"), "kim"], "is not UTF-8"),  # crashed the batch at grades.csv
+        (["kim\u200b", "lee"], "invisible"),
+        (["kim\u202eevil", "lee"], "invisible"),
+        ([unicodedata.normalize("NFC", "김민수"), unicodedata.normalize("NFD", "김민수")], "looks the same"),
+        (["Kim", "kim"], "looks the same"),
+    ],
+)
+def test_names_that_cannot_be_told_apart_or_written_are_refused(
+    names: list[str], refused: str, tmp_path: Path
+) -> None:
+    """grades.csv and report.html are read by people: a name that is not text, holds what
+    cannot be seen, or looks like another student's is refused before anything is graded."""
+    paths = [tmp_path / n for n in names]
+    for path in paths:
+        path.mkdir()
+    with pytest.raises(SystemExit, match=refused):
+        collect(paths)
+
+
+def test_a_name_alone_in_any_unicode_form_is_taken(tmp_path: Path) -> None:
+    """A Korean name as macOS writes it (decomposed) is a name like any other."""
+    (tmp_path / unicodedata.normalize("NFD", "김민수")).mkdir()
+    assert len(collect([tmp_path / unicodedata.normalize("NFD", "김민수")])) == 1
+
+
+def test_a_students_job_folder_is_named_by_the_batch() -> None:
+    """The student's name never reaches the paths their scripts are given."""
+    for name in ("kim", "x\ny", "a b", os.fsdecode(b"a\xffb")):
+        assert re.fullmatch(r"job-[0-9a-f]{16}", job_folder(name))
+    assert job_folder("kim") != job_folder("lee")
 
 
 def test_no_password_is_put_on_a_command_line(tmp_path: Path) -> None:

@@ -26,6 +26,7 @@ import os
 import sys
 import threading
 import time
+import unicodedata
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -124,11 +125,36 @@ class Graded:
     note: str = ""
 
 
+def job_folder(name: str) -> str:
+    """The folder under OUT/.work a student's lab root is laid out in: a name of the batch's
+    own, never the student's (it is in every path the student's scripts are given, and a name
+    with a blank or a newline in it changed what a correct lag.sh counted)."""
+    return "job-" + hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+
+
+def _name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a student's in grades.csv and report.html (None: it can)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return "is not UTF-8"
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs") for c in name):
+        return "holds a control or invisible character (zero-width, bidi, ...)"
+    return None
+
+
 def collect(paths: Sequence[Path]) -> list[Submission]:
     submissions = [Submission(submission_name(p), p) for p in paths]
     names = [s.name for s in submissions]
     problems = [f"{p}: not found" for p in paths if not p.exists()]
+    problems += [f"{n!a}: a student's name {why}" for n in names if (why := _name_problem(n))]
+    alike = [unicodedata.normalize("NFC", n).casefold() for n in names]
     problems += [f"{n}: two submissions have this name" for n in sorted(set(names)) if names.count(n) > 1]
+    problems += [
+        f"{n!a}: looks the same as another submission's name"
+        for n, a in zip(names, alike, strict=True)
+        if alike.count(a) > 1 and names.count(n) == 1
+    ]
     problems += [f"{n}: a student's name may not start with '.'" for n in names if n.startswith(".")]
     formula = [n for n in names if n[:1] in ("=", "+", "-", "@", "\t", "\r")]
     problems += [f"{n}: a student's name may not start as a spreadsheet formula does" for n in formula]
@@ -276,8 +302,9 @@ class Batch:
         access: BrokerAccess | None,
     ) -> Graded:
         folder = self.options.out / submission.name
-        folder.mkdir(exist_ok=True)
-        work = self.work / submission.name
+        folder.mkdir(mode=0o700, exist_ok=True)  # the student's results: no script reads them
+        folder.chmod(0o700)
+        work = self.work / job_folder(submission.name)
         started = time.monotonic()
         try:
             try:
@@ -444,6 +471,6 @@ def local_time(moment: datetime) -> str:
 
 def write_outputs(out: Path, graded: list[Graded], figures: class_report.Figures) -> None:
     """grades.csv and report.html of ``graded`` (in this order)."""
-    write_atomic(out / GRADES, grades_csv(graded, figures.labs).encode())
+    write_atomic(out / GRADES, grades_csv(graded, figures.labs).encode(), mode=0o600)
     rows = [class_report.Row(g.name, g.status, g.results, g.note) for g in graded]
-    write_atomic(out / REPORT, class_report.render(rows, figures).encode())
+    write_atomic(out / REPORT, class_report.render(rows, figures).encode(), mode=0o600)

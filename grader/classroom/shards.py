@@ -107,7 +107,9 @@ class Manifest:
         }
 
     def write(self, out: Path) -> None:
-        write_atomic(out / MANIFEST, json.dumps(self.to_json(), ensure_ascii=False, indent=2).encode())
+        write_atomic(
+            out / MANIFEST, json.dumps(self.to_json(), ensure_ascii=False, indent=2).encode(), mode=0o600
+        )
 
 
 def forget(out: Path) -> None:
