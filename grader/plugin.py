@@ -33,6 +33,8 @@ from grader.scenario import Scenarios
 from grader.session import Closing, Grading
 from grader.verdict import Check, Finding, Missing, StudentFailure
 
+GRADER_HOME = Path(__file__).resolve().parent  # grader/: the frames of an error worth naming
+
 CONFIG = pytest.StashKey[GraderConfig]()
 BOOK = pytest.StashKey[ResultBook]()
 STARTED = pytest.StashKey[float]()
@@ -244,8 +246,21 @@ def pytest_runtest_makereport(
         book.failed(rid, excinfo.value.finding)
     else:
         text = excinfo.exconly() if excinfo is not None else report.longreprtext
-        book.error(rid, text.strip()[-2000:])
+        book.error(rid, (text.strip()[-2000:] + _where_raised(excinfo)).strip())
     return report
+
+
+def _where_raised(excinfo: pytest.ExceptionInfo[BaseException] | None) -> str:
+    """The grader's own frames the error came through, innermost first (at most three), for
+    whoever reports it: a grader error names where it happened."""
+    if excinfo is None:
+        return ""
+    ours = []
+    for entry in excinfo.traceback:
+        path = Path(str(entry.path))
+        if path.is_relative_to(GRADER_HOME):
+            ours.append(f"{path.relative_to(GRADER_HOME.parent)}:{entry.lineno + 1} ({entry.name})")
+    return "\n  at " + " <- ".join(reversed(ours[-3:])) if ours else ""
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

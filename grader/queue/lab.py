@@ -27,19 +27,33 @@ from grader.verdict import Missing
 LayOut = Callable[[Path, Path], None]  # (lab root, fixture root): the reference walkthrough
 
 # A consume.py run ends when it ends; the grader stops it when it has stopped getting anywhere:
-# no file reached done/ or error/ and the ledger did not change for STILL seconds (a hang, a
-# poison message looping between inbox/ and processing/, a loop polling an empty inbox). One
-# file takes a correct consumer a fraction of a second even in a shell loop that starts
-# python and sqlite3 for each, on a loaded machine: so a slow consumer is never cut off while
-# it works, however slow the machine, and a stuck one is stopped STILL seconds after its
-# last step. MOST bounds a run whatever happens.
+# for STILL seconds, no file left inbox/ for the first time, no file left inbox/ and
+# processing/ for good, and the ledger grew no bigger than it ever was. Each of those is work a
+# run can do only so many times (the messages it was given are finite), so a poison message
+# looping between inbox/ and processing/, a loop polling an empty inbox and a consumer that
+# never exits but writes a file now and then (a heartbeat in done/) are stopped STILL seconds
+# after their last real step. One file takes a correct consumer a fraction of a second even in
+# a shell loop that starts python and sqlite3 for each, on a loaded machine: a slow consumer is
+# never cut off while it works. MOST bounds a run whatever happens, well inside batch's limit
+# of a whole grade (300 s), so that a script that reaches it is a FAIL, not a grader error.
 STILL = 10.0
-MOST = 300.0
+MOST = 120.0
 AFTER_A_HANG = 5.0  # once consume.py has got stuck, later runs of it get this long: fail fast
 SHELL_TIMEOUT = 10.0
 # Working copies of q/ the behaviour scenarios share out (namespace mode): one per core, as
 # each keeps about one busy while it runs.
 LANES = max(1, min(2, os.cpu_count() or 1))
+
+
+def _further(seen: tuple[int, int, int], best: list[int]) -> bool:
+    """Whether ``seen`` (QueueLab._progress) goes where no look went before: fewer files in
+    inbox/, fewer in inbox/ and processing/, a bigger ledger. ``best`` is updated."""
+    further = False
+    for i, value in enumerate(seen):
+        if value >= 0 and (best[i] < 0 or (value > best[i] if i == 2 else value < best[i])):
+            best[i] = value
+            further = True
+    return further
 
 
 @dataclass
@@ -154,20 +168,20 @@ class QueueLab:
         return self.box.start([self.box.python, str(self.live / "consume.py")], cwd=self.live)
 
     def _progress(self) -> tuple[int, int, int]:
-        """What a working consumer changes: files in done/ and error/, and the ledger."""
+        """Where a working consumer gets: files in inbox/, in inbox/ and processing/ together
+        (fewer is work), and the ledger's size (bigger is work); -1 when unreadable."""
         with self.acting():
             counts = []
-            for name in ("done", "error"):
+            for names in (("inbox",), ("inbox", "processing")):
                 try:
-                    counts.append(sum(1 for _ in os.scandir(self.live / name)))
+                    counts.append(sum(1 for name in names for _ in os.scandir(self.live / name)))
                 except OSError:
                     counts.append(-1)
             try:
-                st = os.stat(self.live / "ledger.db", follow_symlinks=False)
-                ledger_state = hash((st.st_size, st.st_mtime_ns))
+                ledger_size = os.stat(self.live / "ledger.db", follow_symlinks=False).st_size
             except OSError:
-                ledger_state = 0
-        return counts[0], counts[1], ledger_state
+                ledger_size = -1
+        return counts[0], counts[1], ledger_size
 
     def wait_consume(self, process: Process) -> RunResult:
         """Wait for a consume.py to end, stopping it once it has stopped getting anywhere (see
@@ -175,12 +189,13 @@ class QueueLab:
         if self.hung_once.is_set():
             return process.wait(AFTER_A_HANG)
         started = time.monotonic()
-        last, quiet_since = self._progress(), started
+        best = list(self._progress())
+        quiet_since = started
         while not process.ended(within=0.5):
-            now, seen = time.monotonic(), self._progress()
-            if seen != last:
-                last, quiet_since = seen, now
-            elif now - quiet_since > STILL or now - started > MOST:
+            now = time.monotonic()
+            if _further(self._progress(), best):
+                quiet_since = now  # a step never taken before: the run got somewhere
+            if now - quiet_since > STILL or now - started > MOST:
                 result = process.wait(0)
                 self.hung_once.set()
                 return result
