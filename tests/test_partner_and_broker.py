@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+import pwd
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -180,6 +182,13 @@ def test_vhosts_are_temporary(shared_broker: SharedBroker) -> None:
         assert any(vhost.script_url.startswith(f"amqp://{u}:") for u in users)
     assert vhost.name not in broker.our_vhosts()
     assert not [u for u in broker.api("GET", "users") if vhost.script_url.startswith(f"amqp://{u['name']}:")]
+
+
+def test_a_private_nodes_data_is_its_own(shared_broker: SharedBroker) -> None:
+    """Its users' password hashes and every scene's messages: no user but the node's enters."""
+    base = Path(shared_broker.broker.mq_up_env["MQ_BASE"])
+    st = base.stat()
+    assert stat.S_IMODE(st.st_mode) == 0o700 and st.st_uid == pwd.getpwnam("rabbitmq").pw_uid
 
 
 def test_a_scene_vhost_cannot_take_the_nodes_memory(shared_broker: SharedBroker) -> None:

@@ -337,6 +337,10 @@ def _start_local_once(mq_up: Path, base: Path, plugins: Sequence[str]) -> Broker
             f"mq-up.sh could not start a private node (exit {started.returncode}):\n"
             f"{(started.stderr or started.stdout)[-1500:]}"
         )
+    # The node's data (its users' password hashes, every scene's messages) is the node's
+    # alone: mq-up.sh gave the folder to user rabbitmq, which keeps working in it; no other
+    # user (a host-mode script) may enter.
+    os.chmod(base, 0o700)
     broker = Broker(
         label=f"private node {STUDENT_NODE} (epmd {ports['EPMD']}, amqp {ports['AMQP']})",
         amqp_port=ports["AMQP"],
