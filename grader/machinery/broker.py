@@ -213,21 +213,27 @@ class Broker:
             {"pattern": ".*", "definition": QUEUE_BOUNDS, "apply-to": "queues", "priority": 0},
         )
 
+    def names(self, kind: str) -> list[str]:
+        """The names of the node's ``kind`` ("vhosts", "users"); an entry of any other shape
+        (a node whose management plugin is in trouble) is passed by, never an error."""
+        listed = self.api("GET", kind) or []
+        return [e["name"] for e in listed if isinstance(e, dict) and isinstance(e.get("name"), str)]
+
     def delete_stale_vhosts(self) -> list[str]:
         """Remove vhosts (and their users) a grader that is no longer running left behind."""
         stale = []
         for kind in ("vhosts", "users"):
-            for entry in self.api("GET", kind) or []:
-                m = re.match(rf"{VHOST_PREFIX}(\d+)-", entry["name"])
+            for name in self.names(kind):
+                m = re.match(rf"{VHOST_PREFIX}(\d+)-", name)
                 if m and not Path(f"/proc/{m.group(1)}").exists():
-                    self.api("DELETE", f"{kind}/{self.q(entry['name'])}")
-                    stale.append(entry["name"])
+                    self.api("DELETE", f"{kind}/{self.q(name)}")
+                    stale.append(name)
         return stale
 
     def grader_vhosts(self, pid: int | None = None) -> list[str]:
         """The vhosts graders made (those of the grader ``pid`` only, when given)."""
         prefix = VHOST_PREFIX if pid is None else f"{VHOST_PREFIX}{pid}-"
-        return [v["name"] for v in self.api("GET", "vhosts") or [] if v["name"].startswith(prefix)]
+        return [name for name in self.names("vhosts") if name.startswith(prefix)]
 
     def our_vhosts(self) -> list[str]:
         return self.grader_vhosts(os.getpid())
@@ -237,9 +243,9 @@ class Broker:
         for name in self.our_vhosts():
             self.api("DELETE", f"vhosts/{self.q(name)}")
         prefix = f"{VHOST_PREFIX}{os.getpid()}-"
-        for entry in self.api("GET", "users") or []:
-            if entry["name"].startswith(prefix):
-                self.api("DELETE", f"users/{self.q(entry['name'])}")
+        for name in self.names("users"):
+            if name.startswith(prefix):
+                self.api("DELETE", f"users/{self.q(name)}")
 
     def set_policy(self, vhost: str, name: str, pattern: str, definition: dict[str, Any]) -> None:
         self.api(
