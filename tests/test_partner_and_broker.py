@@ -184,6 +184,18 @@ def test_vhosts_are_temporary(shared_broker: SharedBroker) -> None:
     assert not [u for u in broker.api("GET", "users") if vhost.script_url.startswith(f"amqp://{u['name']}:")]
 
 
+@pytest.mark.slow  # a node of its own
+def test_a_resource_alarm_is_seen(fixture_tree: FixtureTree) -> None:
+    """A node in memory alarm blocks every publisher of every vhost: the grader sees the alarm
+    (a scene that ends under one is a harness fault, never a verdict), and sees it gone."""
+    with private_node(fixture_tree.mq_up) as (broker, _):
+        assert broker.ctl is not None and broker.alarms() == []
+        broker.ctl(["set_vm_memory_high_watermark", "absolute", "1000000"], 60)
+        wait_until(lambda: broker.alarms() == ["memory"], "the memory alarm")
+        broker.ctl(["set_vm_memory_high_watermark", "absolute", "512MiB"], 60)
+        wait_until(lambda: broker.alarms() == [], "the alarm cleared")
+
+
 def test_a_private_nodes_data_is_its_own(shared_broker: SharedBroker) -> None:
     """Its users' password hashes and every scene's messages: no user but the node's enters."""
     base = Path(shared_broker.broker.mq_up_env["MQ_BASE"])

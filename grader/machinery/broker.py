@@ -69,6 +69,11 @@ class BrokerUnavailable(RuntimeError):
     """No broker could be had: a harness fault, never a student's FAIL."""
 
 
+class BrokerAlarm(RuntimeError):
+    """The node had a resource alarm in effect (memory, disk): it blocked every publisher of
+    every vhost, so what a scene saw is no verdict (a harness fault; a batch grades it again)."""
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -212,6 +217,25 @@ class Broker:
             f"operator-policies/{self.q(vhost)}/lab-grader-bounds",
             {"pattern": ".*", "definition": QUEUE_BOUNDS, "apply-to": "queues", "priority": 0},
         )
+
+    def alarms(self) -> list[str]:
+        """The resource alarms in effect on the node ([] when none, or when the node cannot
+        say: an older node, an API that does not answer)."""
+        try:
+            response = self._session().get(
+                f"http://{self.host}:{self.mgmt_port}/api/health/checks/alarms",
+                auth=(self.user, self.password),
+                timeout=30,
+            )
+        except requests.RequestException:
+            return []
+        if response.status_code != 503:
+            return []
+        try:
+            alarms = response.json().get("alarms") or []
+        except (ValueError, AttributeError):
+            return []
+        return [str(a.get("resource", a)) if isinstance(a, dict) else str(a) for a in alarms] or ["?"]
 
     def names(self, kind: str) -> list[str]:
         """The names of the node's ``kind`` ("vhosts", "users"); an entry of any other shape

@@ -174,6 +174,8 @@ class MqLab:
             try:
                 db = box.scratch_dir(f"db-{purpose}") / "processed.db"
                 yield Scene(self, broker, vhost, stub, db, box)
+                if alarms := broker.alarms():  # every publisher was blocked: no verdict
+                    raise brokers.BrokerAlarm(f"{broker.label}: alarm in effect ({', '.join(alarms)})")
             finally:
                 if stub is not None:
                     stub.stop()
