@@ -6,6 +6,7 @@ import contextlib
 import os
 import pwd
 import shutil
+import socket
 import stat
 import subprocess
 import sys
@@ -22,6 +23,7 @@ import requests
 
 from fixtures.claims import Outcome, golden_claims
 from fixtures.tree import MQ_PLUGINS, FixtureTree
+from grader.machinery import broker as broker_module
 from grader.machinery import proctable
 from grader.machinery.broker import BUSY_WAIT, QUEUE_BOUNDS, VHOST_LIMITS, free_port, start_local
 from grader.machinery.nodes import stop_leftover_nodes
@@ -182,6 +184,32 @@ def test_vhosts_are_temporary(shared_broker: SharedBroker) -> None:
         assert any(vhost.script_url.startswith(f"amqp://{u}:") for u in users)
     assert vhost.name not in broker.our_vhosts()
     assert not [u for u in broker.api("GET", "users") if vhost.script_url.startswith(f"amqp://{u['name']}:")]
+
+
+@pytest.mark.slow  # a node of its own
+def test_a_port_taken_before_the_node_binds_it_costs_one_more_attempt(
+    fixture_tree: FixtureTree, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ports are chosen free, and another process may take one before the node binds it (a
+    CI's reference grade failed so while another grader started its node): the start is tried
+    again on other ports."""
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        taken = held.getsockname()[1]
+        chosen = iter([taken])
+        real = broker_module.free_port
+        monkeypatch.setattr(broker_module, "free_port", lambda: next(chosen, None) or real())
+        base = Path(tempfile.mkdtemp(prefix="lab-grader-selftest-", dir="/var/tmp"))
+        base.chmod(0o755)
+        try:
+            node = start_local(fixture_tree.mq_up, base / "node", plugins=MQ_PLUGINS)
+            try:
+                assert node.amqp_port != taken and node.problem() is None
+            finally:
+                node.stop()
+        finally:
+            shutil.rmtree(base, ignore_errors=True)
 
 
 @pytest.mark.slow  # a node of its own

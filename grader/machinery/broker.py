@@ -69,6 +69,11 @@ class BrokerUnavailable(RuntimeError):
     """No broker could be had: a harness fault, never a student's FAIL."""
 
 
+class PortTaken(BrokerUnavailable):
+    """A port chosen for a private node was taken before the node bound it (another process
+    was quicker): worth another attempt on other ports."""
+
+
 class BrokerAlarm(RuntimeError):
     """The node had a resource alarm in effect (memory, disk): it blocked every publisher of
     every vhost, so what a scene saw is no verdict (a harness fault; a batch grades it again)."""
@@ -325,8 +330,8 @@ def start_local(mq_up: Path, base: Path, plugins: Sequence[str] = (), attempts: 
     for attempt in range(1, attempts + 1):
         try:
             return _start_local_once(mq_up, base, plugins)
-        except BrokerUnavailable as exc:
-            if "already in use" not in str(exc) or attempt == attempts:
+        except PortTaken:
+            if attempt == attempts:
                 raise
     raise AssertionError("unreachable")
 
@@ -363,9 +368,12 @@ def _start_local_once(mq_up: Path, base: Path, plugins: Sequence[str]) -> Broker
         raise BrokerUnavailable(f"mq-up.sh did not return within 120 s: {exc}") from exc
     if started.returncode != 0:
         stop()
-        raise BrokerUnavailable(
-            f"mq-up.sh could not start a private node (exit {started.returncode}):\n"
-            f"{(started.stderr or started.stdout)[-1500:]}"
+        said = started.stderr or started.stdout
+        # mq-up.sh's own check, or the node's listener a moment later (its log's tail may be
+        # anything: the whole output is read, not the part shown)
+        taken = any(sign in said for sign in ("already in use", "eaddrinuse", "tcp_listener_sup"))
+        raise (PortTaken if taken else BrokerUnavailable)(
+            f"mq-up.sh could not start a private node (exit {started.returncode}):\n{said[-1500:]}"
         )
     # The node's data (its users' password hashes, every scene's messages) is the node's
     # alone: mq-up.sh gave the folder to user rabbitmq, which keeps working in it; no other
