@@ -40,6 +40,7 @@ from grader.config import AMQP_URL_VARIABLE, MANAGEMENT_URL_VARIABLE  # noqa: E4
 from grader.machinery.broker import start_local  # noqa: E402
 from solutions.walkthrough import walk_mq  # noqa: E402
 
+URL_FLAGS = (("amqp-url", AMQP_URL_VARIABLE), ("management-url", MANAGEMENT_URL_VARIABLE))
 SHOWN = 5  # stages and scenarios listed per case
 Timings = list[tuple[str, float, float]]  # (what, started, ended) in seconds after the start
 
@@ -102,6 +103,13 @@ def report(label: str, measured: list[tuple[float, Timings]]) -> None:
         print(f"    {what:<28} {begin:6.2f} -> {end:6.2f} s  ({end - begin:.2f} s)", flush=True)
 
 
+def _as_before(args: list[str], env: dict[str, str]) -> list[str]:
+    """An older checkout's arguments: one from before the broker's URLs were read from the
+    environment takes them on its command line (a benchmark's own node: no script reads it)."""
+    urls = [(f"--{flag}", env[name]) for flag, name in URL_FLAGS if name in env and "--broker" in args]
+    return [*args, *(part for pair in urls for part in pair)]
+
+
 def measured(label: str, runs: int, args: list[str], env: dict[str, str], against: Path | None) -> None:
     """``runs`` grades of this checkout, and with ``against`` as many of that one, turn about."""
     ours: list[tuple[float, Timings]] = []
@@ -109,7 +117,7 @@ def measured(label: str, runs: int, args: list[str], env: dict[str, str], agains
     for n in range(runs):
         order = [(ours, REPO), (theirs, against)] if against is not None else [(ours, REPO)]
         for into, repo in order if n % 2 == 0 else order[::-1]:
-            into.append(wall_time(args, env, repo))
+            into.append(wall_time(args if repo == REPO else _as_before(args, env), env, repo))
     report(label, ours)
     if against is not None:
         report(f"{label} [{against}]", theirs)
