@@ -33,8 +33,6 @@ from grader.scenario import Scenarios
 from grader.session import Closing, Grading
 from grader.verdict import Check, Finding, Missing, StudentFailure
 
-GRADER_HOME = Path(__file__).resolve().parent  # grader/: the frames of an error worth naming
-
 CONFIG = pytest.StashKey[GraderConfig]()
 BOOK = pytest.StashKey[ResultBook]()
 STARTED = pytest.StashKey[float]()
@@ -258,8 +256,8 @@ def _where_raised(excinfo: pytest.ExceptionInfo[BaseException] | None) -> str:
     ours = []
     for entry in excinfo.traceback:
         path = Path(str(entry.path))
-        if path.is_relative_to(GRADER_HOME):
-            ours.append(f"{path.relative_to(GRADER_HOME.parent)}:{entry.lineno + 1} ({entry.name})")
+        if path.is_relative_to(GRADER):
+            ours.append(f"{path.relative_to(GRADER.parent)}:{entry.lineno + 1} ({entry.name})")
     return "\n  at " + " <- ".join(reversed(ours[-3:])) if ours else ""
 
 

@@ -15,6 +15,7 @@ so that the grade does not wait for it to get going behind them (machinery.scena
 
 A scenario that cannot run because the student's artefact is missing returns ``Missing``; the
 plugin turns that into one blocked FAIL per check that reads it (see plugin.pytest_pyfunc_call).
+One whose stage the student's scripts took apart on the way raises ``ScriptsBroke``: the same.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ import pytest
 
 from grader.catalogue import Lab
 from grader.machinery.scenarios import ScenarioPool
-from grader.verdict import Missing
+from grader.verdict import Missing, ScriptsBroke
 
 if TYPE_CHECKING:
     from grader.session import Grading
@@ -156,6 +157,8 @@ def _timed(key: str, scenario: Callable[[LabT], object], lab: LabT) -> Callable[
         started = time.monotonic()
         try:
             return scenario(lab)
+        except ScriptsBroke as broke:  # the student's scripts took the stage apart: a FAIL
+            return Missing(broke.shown_as, broke.why)
         finally:
             timing(key, started)
 

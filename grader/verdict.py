@@ -55,6 +55,18 @@ class StudentFailure(pytest.fail.Exception):  # type: ignore[name-defined,misc]
         self.finding = finding
 
 
+class ScriptsBroke(Exception):
+    """The student's scripts took apart the stage a scenario set for them (a queue folder
+    moved away, a queue deleted, an exchange redeclared): what the grader meant to do next
+    cannot be done, and that is the student's doing, a FAIL of every check reading the
+    scenario, never a grader error. ``shown_as`` and ``why`` as Missing's."""
+
+    def __init__(self, shown_as: str, why: str) -> None:
+        super().__init__(f"{shown_as}: {why}")
+        self.shown_as = shown_as
+        self.why = why
+
+
 @dataclass(frozen=True)
 class Missing:
     """A scenario could not run because an artefact of the student's is missing (or is there

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,6 +49,36 @@ def declare_topology(url: str, *, bind_claim: bool = True, claim_key: str = CLAI
         ch.queue_declare(DEAD_QUEUE, durable=True)
         ch.queue_bind(CLAIM_QUEUE, CLAIM_EXCHANGE, claim_key)
         ch.queue_bind(DEAD_QUEUE, DEAD_EXCHANGE, DEAD_KEY)
+
+
+def changed_topology(api: Callable[[str, str], Any], vhost: str) -> list[str]:
+    """What of the topology ``declare_topology`` lays out the vhost no longer holds as laid out
+    (read through the management API ``api(method, path)``), in Korean; [] when all is there."""
+    queues = {q.get("name"): q for q in api("GET", f"queues/{vhost}") or []}
+    exchanges = {e.get("name"): e for e in api("GET", f"exchanges/{vhost}") or []}
+    bindings = {
+        (b.get("source"), b.get("destination"), b.get("routing_key"))
+        for b in api("GET", f"bindings/{vhost}") or []
+    }
+    changed = [
+        f"교환기 {name} 가 없거나 direct 가 아님"
+        for name in (CLAIM_EXCHANGE, DEAD_EXCHANGE)
+        if exchanges.get(name, {}).get("type") != "direct"
+    ]
+    claim_in = queues.get(CLAIM_QUEUE)
+    if claim_in is None:
+        changed.append(f"큐 {CLAIM_QUEUE} 가 없음")
+    elif any((claim_in.get("arguments") or {}).get(k) != v for k, v in DLX_ARGUMENTS.items()):
+        changed.append(f"큐 {CLAIM_QUEUE} 의 DLX 인자가 다름")
+    if DEAD_QUEUE not in queues:
+        changed.append(f"큐 {DEAD_QUEUE} 가 없음")
+    for source, queue, key in (
+        (CLAIM_EXCHANGE, CLAIM_QUEUE, CLAIM_KEY),
+        (DEAD_EXCHANGE, DEAD_QUEUE, DEAD_KEY),
+    ):
+        if (source, queue, key) not in bindings:
+            changed.append(f"바인딩 {source} -[{key}]-> {queue} 가 없음")
+    return changed
 
 
 def _properties(claim: Claim) -> pika.BasicProperties:

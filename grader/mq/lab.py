@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pika.exceptions
+
 from fixtures.claims import ClaimSet
 from fixtures.tree import MQ_PLUGINS
 from grader.machinery import broker as brokers
@@ -18,10 +20,12 @@ from grader.machinery.broker import VHOST_PREFIX, Broker, Vhost
 from grader.machinery.partner import Partner, Spares
 from grader.machinery.runner import Process, RunResult
 from grader.machinery.scenarios import Once, ScenarioPool
+from grader.mq import amqp
 from grader.mq.catalogue import MQ_DIR
 from grader.mq.live import Watch
 from grader.scenario import reference_walkthrough, timing
 from grader.session import Grading, Scripts
+from grader.verdict import ScriptsBroke
 
 SCRIPT_TIMEOUT = 20.0  # topology.py, publish.py
 STATUS_TIMEOUT = 60.0  # rabbitmqctl status, for the reference walkthrough's status.txt
@@ -173,7 +177,13 @@ class MqLab:
             stub = self.partners.take() if partner else None
             try:
                 db = box.scratch_dir(f"db-{purpose}") / "processed.db"
-                yield Scene(self, broker, vhost, stub, db, box)
+                try:
+                    yield Scene(self, broker, vhost, stub, db, box)
+                except pika.exceptions.AMQPError as exc:  # refused what the grader set up?
+                    if changed := amqp.changed_topology(broker.api, broker.q(vhost.name)):
+                        why = "스크립트가 채점기가 선언한 토폴로지를 바꿈(" + ", ".join(changed) + ")"
+                        raise ScriptsBroke(f"{MQ_DIR}/ 의 스크립트", why) from exc
+                    raise
                 if alarms := broker.alarms():  # every publisher was blocked: no verdict
                     raise brokers.BrokerAlarm(f"{broker.label}: alarm in effect ({', '.join(alarms)})")
             finally:

@@ -22,7 +22,7 @@ from grader.queue import ledger, queuedir
 from grader.queue.catalogue import Q_DIR
 from grader.scenario import reference_walkthrough
 from grader.session import Grading, Lane, Scripts
-from grader.verdict import Missing
+from grader.verdict import Missing, ScriptsBroke
 
 LayOut = Callable[[Path, Path], None]  # (lab root, fixture root): the reference walkthrough
 
@@ -109,9 +109,34 @@ class QueueLab:
         mine = self._lanes.get()
         try:
             with self.grading.scripts(purpose, mine.lane_of) as box:
-                yield replace(mine, box=box)
+                lane = replace(mine, box=box)
+                try:
+                    yield lane
+                except OSError as exc:  # the grader's next step found q/ taken apart?
+                    if (broken := lane.taken_apart()) is not None:
+                        raise ScriptsBroke(lane.shown(), broken) from exc
+                    raise
         finally:
             self._lanes.put(mine)
+
+    def taken_apart(self) -> str | None:
+        """What of q/ as the grader set it up (the four folders, entered and listed with the
+        scripts' powers) is gone or shut; None when all is there."""
+        problems = []
+        with self.acting():
+            for name in ("", *queuedir.DIRS):
+                where = self.live / name
+                try:
+                    os.listdir(where)
+                except FileNotFoundError:
+                    problems.append(f"{name or 'q'}/ 가 없어짐")
+                except OSError as exc:
+                    problems.append(f"{name or 'q'}/ 를 열 수 없음({exc.strerror})")
+                if problems and not name:
+                    break  # q/ itself: nothing below it can be told
+        if not problems:
+            return None
+        return "스크립트 실행 뒤 " + ", ".join(problems) + ": 채점을 이어 갈 수 없음"
 
     def scratch_dir(self, name: str) -> Path:
         """A directory of this lane's box, for inputs its scripts read."""
