@@ -234,7 +234,7 @@ def _race_once(lab: QueueLab, copies: tuple[QueueFile, QueueFile]) -> tuple[Race
     return race, "late" in (state_a, state_b)
 
 
-@scenarios
+@scenarios.first  # the longest: it takes a lane before the others queue for one
 def two_consumers(lab: QueueLab) -> TwoConsumers | Missing:
     """Q3.7: two consume.py at once: a race on one msg_id, and a crowd of a few hundred files."""
     if (missing := lab.script("consume.py")) is not None:

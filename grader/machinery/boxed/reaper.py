@@ -64,7 +64,7 @@ CLONE_NEWUSER = 0x10000000
 CMDLINE_LIMIT = 300
 MOST_LEFTOVERS = 20  # named in the report; every one is killed
 GRACE = 0.3
-QUIET = 0.01  # a pause between two looks below the keeper
+QUIET = 0.01  # a pause while what is below the keeper ends
 REQUEST_LIMIT = 1 << 20
 KILL_ALL = 0xFF
 FDS = 5  # stdin, stdout, stderr, report, commands
@@ -151,14 +151,24 @@ def _cmdline(pid: int) -> str:
 
 def _reap() -> list[tuple[int, int]]:
     """Collect every child that has ended (none blocks): (pid, wait status) each."""
+    return _reaped()[0]
+
+
+def _reaped() -> tuple[list[tuple[int, int]], bool]:
+    """Collect every child that has ended (none blocks), and whether any child is left.
+
+    A keeper is a child subreaper: every process below it that loses its parent becomes its
+    child, and a child of its leaves the process table only through its own wait. So "no child
+    left" is exact, with no look over /proc and no pause: nothing is below it any more, and
+    nothing can come below it again (only what is below it makes more)."""
     ended: list[tuple[int, int]] = []
     while True:
         try:
             pid, status = os.waitpid(-1, os.WNOHANG)
         except ChildProcessError:
-            return ended
+            return ended, False
         if pid == 0:
-            return ended
+            return ended, True
         ended.append((pid, status))
 
 
@@ -171,34 +181,21 @@ def _report(fd: int, kind: str, *fields: int | str) -> None:
         pass  # the grader is gone: nothing to tell
 
 
-def _look_again(me: int, child: int) -> tuple[dict[int, str], bool]:
-    """After a pause: what is below ``me`` now, and whether it is quiet there (nothing found and
-    no process below ended during the pause). One look over /proc can miss a process that
-    forks and exits while it reads (a fork chain); such a chain's exits are reaped here (we
-    are their subreaper), so a pause with none and a look with nothing is nothing left."""
-    time.sleep(QUIET)
-    ended = [pid for pid, _ in _reap() if pid != child]
-    now = _below(me)
-    return now, not now and not ended
-
-
 def _kill_below(me: int) -> list[tuple[int, int]]:
-    """SIGKILL everything below ``me`` until it is quiet there (a process may fork meanwhile);
+    """SIGKILL everything below ``me`` until no child is left (a process may fork meanwhile);
     the children reaped meanwhile, with their wait statuses."""
-    reaped: list[tuple[int, int]] = []
-    left = _below(me)
+    reaped, left = _reaped()
     for _ in range(200):
-        for pid in left:
+        if not left:
+            break
+        for pid in _below(me):
             try:  # noqa: SIM105
                 os.kill(pid, signal.SIGKILL)
             except OSError:
                 pass
         time.sleep(QUIET)
-        ended = _reap()
+        ended, left = _reaped()
         reaped += ended
-        left = _below(me)
-        if not left and not ended:
-            break
     return reaped
 
 
@@ -265,20 +262,18 @@ def _keep(request: dict[str, object], report: int, commands: int) -> None:
         _script(request)
     _report(report, "child", child)
     status, killed = _wait(child, me, commands, wake_r)
+    leftovers = []
     if not killed:
         # What is still running once the script has ended, given GRACE to finish by itself.
-        left = _below(me)
         deadline = time.monotonic() + GRACE
-        while time.monotonic() < deadline:
-            now, quiet = _look_again(me, child)
-            if now:
-                left = now
-            elif quiet:
-                left = {}
+        _, left = _reaped()
+        while left and time.monotonic() < deadline:
+            time.sleep(QUIET)
+            _, left = _reaped()
+        for _ in range(20 if left else 0):  # one look can miss a chain that forks and exits
+            if found := sorted(_below(me).items())[:MOST_LEFTOVERS]:
+                leftovers = [(pid, name, _cmdline(pid)) for pid, name in found]
                 break
-        leftovers = [(pid, name, _cmdline(pid)) for pid, name in sorted(left.items())[:MOST_LEFTOVERS]]
-    else:
-        leftovers = []
     _kill_below(me)
     _report(report, "\nbegin")
     for pid, name, cmdline in leftovers:
