@@ -83,7 +83,8 @@ def _zigzag(seqs: Sequence[int]) -> list[int]:
 
 def order_ledgers(rng: random.Random) -> list[LedgerCase]:
     """A clean ledger of many orders (lengths 1, 2, 9, 10, 11, 101 and small ones, each from
-    seq 1) and ledgers that each add exactly one repeated seq or one set of holes to it."""
+    seq 1) and ledgers that each add to it one repeated seq, one set of holes, or a hole and a
+    repeat in one order (which a count of rows against the span of seqs does not see)."""
     number = rng.randrange(10_000, 80_000)
 
     def order_no() -> str:
@@ -123,6 +124,13 @@ def order_ledgers(rng: random.Random) -> list[LedgerCase]:
         seqs = [s for s in base[name] if s not in gone]
         return ledger("Q6.3", key, f"주문 {name} 의 seq {seqs_text(seqs)}", {name: seqs})
 
+    def both(rid: str, key: str, role: str, gone: int, twice: int) -> LedgerCase:
+        """A hole and a repeat in one order, its first and last seq kept: as many rows as
+        MAX(seq) - MIN(seq) + 1, so the repeat fills the hole for a count against the span."""
+        name = names[role]
+        seqs = [s for s in base[name] if s != gone] + [twice]
+        return ledger(rid, key, f"주문 {name} 의 seq {seqs_text(seqs)}", {name: seqs})
+
     def extra(key: str, seqs: list[int]) -> LedgerCase:
         name = order_no()
         return ledger("Q6.3", key, f"주문 {name} 의 seq {seqs_text(seqs)}", {name: seqs})
@@ -141,6 +149,7 @@ def order_ledgers(rng: random.Random) -> list[LedgerCase]:
         dup("dup-at-100", "hundred", 100),
         dup("dup-one-element", "one", 1),
         dup("dup-three-times", "small", rng.randrange(2, small), times=3),
+        both("Q6.2", "dup-and-hole", "small", *_apart(rng, small)),
         extra("hole-1-2-4", [1, 2, 4]),
         extra("hole-1-2-6", [1, 2, 6]),
         extra("hole-1-3-5-9", [1, 3, 5, 9]),
@@ -153,7 +162,16 @@ def order_ledgers(rng: random.Random) -> list[LedgerCase]:
         hole("hole-at-100", "hundred", (100,)),
         hole("hole-first-order", "first", (rng.randrange(2, first),)),
         hole("hole-last-order", "last", (rng.randrange(2, last),)),
+        both("Q6.3", "hole-and-dup", "eleven", 10, 9),
     ]
+
+
+def _apart(rng: random.Random, n: int) -> tuple[int, int]:
+    """In an order 1..n: a seq to take out (neither the first nor the last) and another one,
+    any, to repeat."""
+    gone = rng.randrange(2, n)
+    twice = rng.choice([s for s in range(1, n + 1) if s != gone])
+    return gone, twice
 
 
 # Step 7: queue dirs ----------------------------------------------------------------------------

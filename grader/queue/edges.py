@@ -510,6 +510,11 @@ MAP: tuple[Edges, ...] = (
             _e("dup-at-100", "seq 100 repeated in an order 1..101", "seq 100 이 중복(자릿수 경계)"),
             _e("dup-one-element", "an order of one seq, repeated", "seq 하나뿐인 주문의 중복"),
             _e("dup-three-times", "a seq three times", "세 번 나온 seq"),
+            _e(
+                "dup-and-hole",
+                "a repeat and a hole in one order, first and last seq kept (rows = MAX-MIN+1)",
+                "한 주문에 중복과 구멍이 함께(행 수 = MAX-MIN+1)",
+            ),
             _e("scrambled", "rows stored neither ascending nor descending", "순서가 섞인 행"),
         ),
     ),
@@ -529,6 +534,11 @@ MAP: tuple[Edges, ...] = (
             _e("hole-two-element", "an order 1,3", "1,3(seq 두 개)"),
             _e("hole-first-order", "the hole in the order with the smallest order_no", "첫 주문의 구멍"),
             _e("hole-last-order", "the hole in the order with the largest order_no", "마지막 주문의 구멍"),
+            _e(
+                "hole-and-dup",
+                "seq 10 missing and 9 repeated in an order 1..11 (rows = MAX-MIN+1)",
+                "seq 10 이 빠지고 9 가 중복(행 수 = MAX-MIN+1)",
+            ),
             _e("scrambled", "rows stored neither ascending nor descending", "순서가 섞인 행"),
         ),
         left_out=(

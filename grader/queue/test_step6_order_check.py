@@ -68,8 +68,9 @@ def test_Q6_3_finds_a_missing_seq(req: Check, order_checks: OrderChecks) -> None
     req.expect(
         not missed,
         f"한 주문 안에서 seq 가 빠진 장부에서 0행: {_shown(missed)}",
-        hint="구멍의 폭과 개수에 상관없이 찾아야 합니다: LAG(seq) 와의 차이가 1 보다 큰 행"
-        "(seq - prev <> 1), 또는 MAX-MIN+1 이 개수와 다른 주문. seq 는 정수로 비교하세요.",
+        hint="구멍의 폭과 개수에 상관없이, 같은 주문에 중복이 함께 있어도 찾아야 합니다: "
+        "LAG(seq) 와의 차이가 1 보다 큰 행(seq - prev > 1)을 찾으세요. 행 수를 MAX-MIN+1 과 "
+        "비교하기만 하면 중복이 구멍을 메워 놓칩니다. seq 는 정수로 비교하세요.",
     )
 
 
