@@ -3,12 +3,20 @@ matches EDGES.md, and the scenarios' inputs cover it whatever the seed."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 
 import pytest
 
-from fixtures.queue_messages import consumer_inbox, crowd_inbox, earlier_inbox
+from fixtures.queue_messages import (
+    REQUIRED_FIELDS,
+    Kind,
+    consumer_inbox,
+    crowd_inbox,
+    earlier_inbox,
+    poisons_with_known_ids,
+)
 from grader.queue import edges
 from grader.queue.cases import lag_layouts, order_ledgers, replay_layout
 from grader.queue.catalogue import QUEUE
@@ -60,8 +68,14 @@ def test_inputs_cover_every_class_whatever_the_seed(seed: int) -> None:
     (the scenarios also check this at run time: edges.ensure)."""
     rng = random.Random(seed)
     fresh = consumer_inbox(rng)
+    originals = [f.message for f in fresh.of_case("valid") if f.message is not None][:2]
+    poisons = poisons_with_known_ids(rng, originals)  # the second run's, beside ids seen before
+    for poison, original in zip(poisons, originals, strict=True):
+        body = json.loads(poison.data)
+        assert poison.kind is Kind.MISSING_FIELD and body["msg_id"] == original["msg_id"]
+        assert any(body.get(field) is None for field in REQUIRED_FIELDS), body
     need = edges.scenario_keys("Q3.3") | edges.scenario_keys("Q3.8") | edges.scenario_keys("Q3.5")
-    assert need - {"empty-inbox"} <= fresh.cases
+    assert need - {"empty-inbox"} <= fresh.cases | {p.case for p in poisons}
     crowd = crowd_inbox(rng)
     assert edges.scenario_keys("Q3.7") - {"race", "crowd", "crowd-state-present"} <= crowd.cases
     assert earlier_inbox(rng).messages  # the state the crowd meets: at least one row

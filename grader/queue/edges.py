@@ -81,6 +81,19 @@ POISON_CLASSES = PARSE_CLASSES + MISSING_CLASSES
 EVERY_MESSAGE = VALID_CLASSES + FALSY_CLASSES + DUPLICATE_CLASSES + POISON_CLASSES
 
 EMPTY_INBOX = _e("empty-inbox", "a run over an empty inbox exits 0", "빈 inbox 에서 실행")
+# A last run's inbox: poisons with the msg_id of a message processed before.
+KNOWN_ID_CLASSES = (
+    _e(
+        "known-id-absent",
+        "a message with a processed msg_id and a required field absent (error/, not a duplicate)",
+        "이미 처리한 msg_id 에 필드가 없는 메시지(중복 아님: missing-field)",
+    ),
+    _e(
+        "known-id-null",
+        "a message with a processed msg_id and a required field null (error/, not a duplicate)",
+        "이미 처리한 msg_id 에 null 필드가 있는 메시지(중복 아님: missing-field)",
+    ),
+)
 NOT_UTF8_LEFT_OUT = (
     "a message file that is not UTF-8, or has a BOM: the lab names JSON parse failures only; "
     "whether a BOM-prefixed object parses depends on the reader, so neither is sent"
@@ -324,7 +337,7 @@ MAP: tuple[Edges, ...] = (
     Edges(
         "Q3.3",
         "fresh_run",
-        (EMPTY_INBOX, *EVERY_MESSAGE),
+        (EMPTY_INBOX, *EVERY_MESSAGE, *KNOWN_ID_CLASSES),
         left_out=(
             NOT_UTF8_LEFT_OUT,
             "files not ending in .json: the lab says every inbox file is consumed, step 1 copies "
@@ -671,7 +684,7 @@ MAP: tuple[Edges, ...] = (
 BY_ID = {entry.rid: entry for entry in MAP}
 
 
-MESSAGE_LABELS = {edge.key: edge.ko for edge in EVERY_MESSAGE} | {"race": "경주용 사본"}
+MESSAGE_LABELS = {edge.key: edge.ko for edge in (*EVERY_MESSAGE, *KNOWN_ID_CLASSES)} | {"race": "경주용 사본"}
 
 
 def message_label(case: str) -> str:

@@ -24,6 +24,7 @@ from fixtures.queue_messages import (
     consumer_inbox,
     crowd_inbox,
     earlier_inbox,
+    poisons_with_known_ids,
     race_copies,
     valid_bodies,
 )
@@ -60,6 +61,7 @@ class Rerun:
     empty: RunResult  # consume.py over an empty inbox
     first: ConsumeRun  # every class of message at once
     again: ConsumeRun  # some of the same messages delivered again under new file names
+    known_ids: ConsumeRun  # then poisons carrying msg_ids processed before
     covered: frozenset[str]
 
 
@@ -106,7 +108,8 @@ AGAIN = ("valid", "seq-across-9-10", "seq-across-99-100", "amount-widths")
 @scenarios
 def fresh_run(lab: QueueLab) -> Rerun | Missing:
     """Q3.3–Q3.6, Q3.8: an empty inbox, then every class of message at once, then some of
-    the same messages again under new names with the first run's state still there."""
+    the same messages again under new names with the first run's state still there, then two
+    poisons that carry msg_ids processed before."""
     if (missing := lab.script("consume.py")) is not None:
         return missing
     rng = lab.grading.rng("fresh_run")
@@ -121,15 +124,31 @@ def fresh_run(lab: QueueLab) -> Rerun | Missing:
             if f.message is not None and str(f.message["msg_id"]) in again_ids
         )
     )
+    # Then two poisons carrying ids processed before: a known id makes no message valid.
+    known = [f.message for f in messages.of_case(*AGAIN) if f.message is not None][:2]
+    prefix = _prefix_of(messages)
+    known_set = QueueSet(
+        tuple(
+            replace(f, name=f"known-{prefix}-{i}.json")
+            for i, f in enumerate(poisons_with_known_ids(rng, known), 1)
+        )
+    )
     with lab.lane("fresh-run") as lane:
         lane.reset()
         empty = lane.consume()
         first = _consume_watched(lane, messages)
         _deliver(lane, again_set)
         again = _observe(lane, again_set, (lane.consume(),))
-    covered = messages.cases | {"empty-inbox", "rerun-state-present"}
+        _deliver(lane, known_set)
+        known_ids = _observe(lane, known_set, (lane.consume(),))
+    covered = messages.cases | known_set.cases | {"empty-inbox", "rerun-state-present"}
     edges.ensure("fresh_run", covered)
-    return Rerun(empty, first, again, frozenset(covered))
+    return Rerun(empty, first, again, known_ids, frozenset(covered))
+
+
+def _prefix_of(messages: QueueSet) -> str:
+    """The name prefix of an inbox's files (PREFIX-0001.json)."""
+    return messages.files[0].name.rsplit("-", 1)[0]
 
 
 # Q3.7: two consumers ---------------------------------------------------------------------------

@@ -129,6 +129,20 @@ def test_Q3_3_valid_to_done_poison_to_error(req: Check, fresh_run: Rerun) -> Non
         hint=_hint_for(first, _astray(first)),
         run=first.runs[0],
     )
+    # A poison is a poison whatever its msg_id: a last run gets two that carry processed ids.
+    known = fresh_run.known_ids
+    astray = [f for f in _astray(known) if f.name not in known.after["inbox"]]
+    req.expect(
+        not astray,
+        "앞선 실행의 상태가 남은 채 이미 처리한 msg_id 를 단 필드 누락 메시지를 처리한 뒤: "
+        + "; ".join(
+            f"{f.name}({message_label(f.case)}) 이(가) error/ 가 아니라 {_where(known, f.name)}"
+            for f in astray
+        ),
+        hint="필수 필드 검사를 msg_id 중복 확인보다 먼저 하세요: 필드가 없거나 null 인 메시지는 그 msg_id 가 "
+        "이미 처리된 것이어도 중복이 아니라 missing-field 로 error/ 에 갑니다.",
+        run=known.runs[0],
+    )
 
 
 @pytest.mark.req("Q3.4")
