@@ -4,6 +4,7 @@ copies and their removal, seals, signals, SQL scripts, inotify observation."""
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import itertools
 import json
 import os
@@ -27,7 +28,7 @@ import pytest
 from fixtures.tree import FixtureTree
 from grader.catalogue import Catalogue
 from grader.labs import CATALOGUE
-from grader.machinery import acting, erlang, identity, proctable
+from grader.machinery import acting, erlang, identity, proctable, traverse
 from grader.machinery.broker import password_as_written
 from grader.machinery.inotify import Watcher, travel
 from grader.machinery.interrupts import Interrupts
@@ -853,3 +854,28 @@ def test_a_bare_erlang_vm_never_reuses_a_name(monkeypatch: pytest.MonkeyPatch) -
         names.add(erlang.node_name())
     assert len(names) == 2, names
     assert all(re.fullmatch(r"[A-Za-z0-9_-]+", name) for name in names)  # an Erlang short name
+
+
+def test_an_acl_is_changed_while_the_run_holds_the_folders_lock(tmp_path: Path) -> None:
+    """traverse's lock on changing a folder's ACL is not a lock on the folder: a run holds a
+    flock on its lab root all along (rundir.py), and a grant on that root waited on it for ever."""
+    folder = tmp_path / "root"
+    folder.mkdir(mode=0o700)
+    held = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    fcntl.flock(held, fcntl.LOCK_EX)
+    done = threading.Event()
+
+    def let_through_and_back() -> None:
+        traverse.revoke(traverse.grant(folder, 61499))
+        done.set()
+
+    worker = threading.Thread(target=let_through_and_back, daemon=True)
+    worker.start()
+    try:
+        assert done.wait(60), "the grant waited on the folder's own lock"
+    finally:
+        os.close(held)
+    worker.join()
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    with pytest.raises(OSError):
+        os.getxattr(folder, traverse.XATTR)  # no ACL left

@@ -4,6 +4,7 @@ and a run killed with SIGKILL is repaired by the next run before anything else."
 from __future__ import annotations
 
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -51,6 +52,29 @@ def test_lab_root_is_byte_identical_after_grading(
     assert tree_digest(root) == before
     assert not state.exists(), f"left behind: {list(state.rglob('*'))}"
     assert not processes_mentioning(str(root))
+
+
+@pytest.mark.parametrize("mode", ["none", "namespace"])
+def test_a_lab_root_of_mode_0700_is_graded_in_either_mode(
+    mode: str, fixture_tree: FixtureTree, workdir: Callable[[str], Path]
+) -> None:
+    """A pod's /root is 0700: in host mode the scripts' identity must be let through it (an
+    ACL entry), while the run holds its lock on that same folder. Before, the ACL's own lock
+    waited on the run's: the grade never ended, nor did the next one (red team 5)."""
+    root = workdir(f"closed-{mode}") / "root"
+    walk_queue(root, fixture_tree.root)
+    root.chmod(0o700)
+    before = tree_digest(root)
+    graded = grade(
+        root,
+        fixture_tree.root,
+        workdir(f"closed-state-{mode}") / "s",
+        lab="queue",
+        args=("--sandbox", mode),
+        timeout=300,
+    )
+    assert not graded.errors and not graded.not_passed, graded.explain()
+    assert tree_digest(root) == before and stat.S_IMODE(root.stat().st_mode) == 0o700
 
 
 DAEMON_SLEEP = {"namespace": 423, "none": 427}

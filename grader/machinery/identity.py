@@ -31,12 +31,13 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from grader.machinery import machinelocks
 from grader.machinery.treecopy import remove_tree
 from grader.machinery.walk import walk
 
 FIRST = 61400  # below nobody (65534), inside the range a container's uid map usually holds
 COUNT = 256
-CLAIMS = Path("/run/lab-grader/identities")  # one lock file per identity: root's alone
+CLAIMS = machinelocks.ROOT / "identities"  # one lock file per identity: root's alone
 KILL_ROUNDS = 50
 # How deep below / the folders every user may write to are looked for (/tmp, /var/tmp, /dev/shm,
 # /run/lock, /dev/mqueue, /var/lib/php/sessions ...): what an identity left there (host mode) is
@@ -153,13 +154,11 @@ def _claimed(uid: int) -> int | None:
     somebody holds it. A lock in a folder of root's alone, not a name scripts can reach: an
     abstract socket's name lives in the network namespace scripts share, so a script could
     bind every identity's name first and leave every grader after it without one."""
-    for folder in (CLAIMS.parent, CLAIMS):
-        with contextlib.suppress(FileExistsError):
-            os.mkdir(folder, 0o700)
-        st = os.lstat(folder)
-        if not stat.S_ISDIR(st.st_mode) or st.st_uid != 0 or st.st_mode & 0o077:
-            raise NoIdentity(f"{folder} must be a folder of root's that nobody else may enter")
-    fd = os.open(CLAIMS / str(uid), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+    try:
+        claims = machinelocks.folder(CLAIMS.name)
+    except machinelocks.NotPrivate as exc:
+        raise NoIdentity(str(exc)) from exc
+    fd = machinelocks.open_lock(claims / str(uid))
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:

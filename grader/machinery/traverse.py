@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import os
 import stat
 import struct
@@ -24,7 +23,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from grader.machinery import machinelocks
+
 XATTR = "system.posix_acl_access"
+LOCKS = "acl"  # machinelocks folder: one lock file per directory whose ACL graders change
 VERSION = 2
 USER_OBJ, USER, GROUP_OBJ, GROUP, MASK, OTHER = 0x01, 0x02, 0x04, 0x08, 0x10, 0x20
 UNDEFINED = 0xFFFFFFFF
@@ -129,12 +131,18 @@ def _encode(entries: list[tuple[int, int, int]]) -> bytes:
 
 @contextlib.contextmanager
 def _locked(path: Path) -> Iterator[int]:
-    """The directory, opened and locked: graders running at once (each its own identity)
-    change one directory's ACL one after another, never over each other."""
+    """The directory, opened, while this process holds the machine's lock on changing its ACL:
+    graders running at once (each its own identity) change one directory's ACL one after
+    another, never over each other. The lock is a file of root's keyed by the directory's
+    device and inode, never the directory itself: a run holds a flock on its lab root for its
+    whole length (rundir.py), and two descriptors of one process shut each other out, so a
+    lab root the identity had to be let through (/root, mode 0700, in host mode) made the run
+    wait on itself for ever."""
     fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield fd
+        st = os.fstat(fd)
+        with machinelocks.held(machinelocks.folder(LOCKS) / f"{st.st_dev}-{st.st_ino}"):
+            yield fd
     finally:
         os.close(fd)
 
