@@ -25,7 +25,7 @@ from fixtures.claims import Outcome, golden_claims
 from fixtures.tree import MQ_PLUGINS, FixtureTree
 from grader.machinery import broker as broker_module
 from grader.machinery import proctable
-from grader.machinery.broker import BUSY_WAIT, QUEUE_BOUNDS, VHOST_LIMITS, free_port, start_local
+from grader.machinery.broker import BUSY_WAIT, QUEUE_BOUNDS, USER_LIMITS, VHOST_LIMITS, free_port, start_local
 from grader.machinery.nodes import stop_leftover_nodes
 from grader.machinery.partner import Partner, Spares
 from grader.machinery.rundir import RunDir
@@ -253,6 +253,19 @@ def test_a_scene_vhost_cannot_take_the_nodes_memory(shared_broker: SharedBroker)
         finally:
             with contextlib.suppress(pika.exceptions.AMQPError):
                 connection.close()
+        # Channels: at most USER_LIMITS' for the scene's user, over all its connections.
+        connections = [pika.BlockingConnection(pika.URLParameters(vhost.script_url)) for _ in range(2)]
+        opened = 0
+        try:
+            with pytest.raises(pika.exceptions.AMQPError):
+                for n in range(USER_LIMITS["max-channels"] + 1):
+                    connections[n % 2].channel()
+                    opened += 1
+            assert opened == USER_LIMITS["max-channels"]
+        finally:
+            for each in connections:
+                with contextlib.suppress(pika.exceptions.AMQPError):
+                    each.close()
         script = urllib.parse.urlsplit(vhost.script_url)
         as_script = requests.put(
             f"http://127.0.0.1:{shared_broker.broker.mgmt_port}/api/vhost-limits/"

@@ -41,6 +41,9 @@ VHOST_PREFIX = "lab-grader-"
 # few connections and at most a few hundred claims of a few KiB each.
 VHOST_LIMITS = {"max-queues": 32, "max-connections": 64}
 QUEUE_BOUNDS = {"max-length": 10_000, "max-length-bytes": 8 << 20}
+# The scene's user: channels are not capped per vhost, and a node offers 2,047 a connection
+# (64 connections x 2,047 channels of one script's set off the node's memory alarm).
+USER_LIMITS = {"max-channels": 256}
 STUDENT_NODE = "rabbit@localhost"
 CTL_TIMEOUT = 60.0
 # Broker administration is retried on failures that other graders' work on the same node can
@@ -221,6 +224,10 @@ class Broker:
                 lambda: self.api("PUT", f"permissions/{self.q(name)}/{self.q(self.user)}", everything),
                 lambda: (
                     self.api("PUT", f"users/{self.q(user)}", {"password": password, "tags": ""}),
+                    *(
+                        self.api("PUT", f"user-limits/{self.q(user)}/{what}", {"value": value})
+                        for what, value in USER_LIMITS.items()
+                    ),
                     self.api("PUT", f"permissions/{self.q(name)}/{self.q(user)}", everything),
                 ),
             )
@@ -238,16 +245,19 @@ class Broker:
         every publisher of every vhost (a script that published a few hundred 1 MiB messages
         turned its classmates' correct work into FAILs). An operator policy caps every queue
         (the lower of it and a policy of the scene's own applies); the vhost caps queues and
-        connections. A script cannot change either (its user has no tags). The calls that set
-        them, to be made in any order."""
+        connections (and the scene's user its channels, USER_LIMITS, set with the user). A script
+        cannot change either (its user has no tags). The calls that set them, each to be made
+        at once with the other: a vhost's limits are one parameter that each PUT reads, changes
+        and writes back, so they are set one after another (made at once, one was lost)."""
         where = self.q(vhost)
         policy = {"pattern": ".*", "definition": QUEUE_BOUNDS, "apply-to": "queues", "priority": 0}
-        limits: list[Callable[[], object]] = [
-            functools.partial(self.api, "PUT", f"vhost-limits/{where}/{what}", {"value": value})
-            for what, value in VHOST_LIMITS.items()
-        ]
+
+        def limits() -> None:
+            for what, value in VHOST_LIMITS.items():
+                self.api("PUT", f"vhost-limits/{where}/{what}", {"value": value})
+
         bound = functools.partial(self.api, "PUT", f"operator-policies/{where}/lab-grader-bounds", policy)
-        return [*limits, bound]
+        return [limits, bound]
 
     def alarms(self) -> list[str]:
         """The resource alarms in effect on the node ([] when none, or when the node cannot
