@@ -40,6 +40,9 @@ STILL = 10.0
 MOST = 120.0
 AFTER_A_HANG = 5.0  # once consume.py has got stuck, later runs of it get this long: fail fast
 SHELL_TIMEOUT = 10.0
+SHELL_AFTER_A_HANG = 2.0  # once lag.sh or replay.sh has overrun SHELL_TIMEOUT, its later runs
+# get this long: a script that hangs on every call (replay.sh is run ~20 times) made a grade
+# overrun batch's 300 s limit, a grader error for a student's mistake (red team 5)
 # Working copies of q/ the behaviour scenarios share out (namespace mode): one per core, as
 # each keeps about one busy while it runs.
 LANES = max(1, min(2, os.cpu_count() or 1))
@@ -65,6 +68,7 @@ class QueueLab:
     lane_of: Lane | None = None  # another working copy shown as LAB_ROOT/q (None: the lab's own)
     box: Scripts | None = None  # where this lane's scripts run while a scenario holds it
     hung_once: threading.Event = field(default_factory=threading.Event)  # consume.py overran a timeout
+    shells_hung: set[str] = field(default_factory=set)  # the shell scripts that overran SHELL_TIMEOUT
     _lanes: queue.SimpleQueue[QueueLab] | None = field(default=None, repr=False)
 
     @classmethod
@@ -230,5 +234,10 @@ class QueueLab:
         return self.wait_consume(self.start_consume())
 
     def shell(self, script: str, *args: str) -> RunResult:
+        """``bash q/SCRIPT ARGS``; a script that once overran its limit gets a short one after."""
         assert self.box is not None, "scripts run in a lane: use lab.lane()"
-        return self.box.run(["bash", str(self.live / script), *args], cwd=self.live, timeout=SHELL_TIMEOUT)
+        limit = SHELL_AFTER_A_HANG if script in self.shells_hung else SHELL_TIMEOUT
+        run = self.box.run(["bash", str(self.live / script), *args], cwd=self.live, timeout=limit)
+        if run.timed_out:
+            self.shells_hung.add(script)  # shared by every lane (a copy made by replace)
+        return run

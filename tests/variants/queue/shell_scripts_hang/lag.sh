@@ -1,0 +1,3 @@
+#!/bin/bash
+# "not finished yet": waits for ever, whatever it is given
+exec sleep 100000
