@@ -181,9 +181,7 @@ class MqLab:
                     yield Scene(self, broker, vhost, stub, db, box)
                 except pika.exceptions.AMQPError as exc:  # refused what the grader set up?
                     if alarms := broker.alarms():  # blocked by another grade's load: no verdict
-                        raise brokers.BrokerAlarm(
-                            f"{broker.label}: alarm in effect ({', '.join(alarms)})"
-                        ) from exc
+                        raise _alarmed(broker, alarms) from exc
                     if changed := amqp.changed_topology(broker.api, broker.q(vhost.name)):
                         why = "스크립트가 채점기가 선언한 토폴로지를 바꿈(" + ", ".join(changed) + ")"
                         raise ScriptsBroke(f"{MQ_DIR}/ 의 스크립트", why) from exc
