@@ -67,6 +67,11 @@ PARSE_CLASSES = (
     _e("parse-truncated", "truncated JSON", "잘린 JSON"),
     _e("parse-empty-file", "an empty file", "빈 파일"),
     _e("parse-whitespace", "a file of blanks only", "공백뿐인 파일"),
+    _e(
+        "parse-not-utf8",
+        "a byte that is not UTF-8 (0xFF) where the first colon belongs: no reading parses it",
+        "UTF-8 이 아닌 바이트가 든 파일",
+    ),
     _e("parse-array", "JSON that is an array (not an object: parse)", "JSON 배열(객체 아님: parse)"),
     _e("parse-string", "JSON that is a string", "JSON 문자열(객체 아님: parse)"),
     _e("parse-number", "JSON that is a number", "JSON 숫자(객체 아님: parse)"),
@@ -95,8 +100,9 @@ KNOWN_ID_CLASSES = (
     ),
 )
 NOT_UTF8_LEFT_OUT = (
-    "a message file that is not UTF-8, or has a BOM: the lab names JSON parse failures only; "
-    "whether a BOM-prefixed object parses depends on the reader, so neither is sent"
+    "a message that is a valid object behind a UTF-8 BOM, or has a non-UTF-8 byte inside a "
+    "string: whether it parses depends on the reader (utf-8-sig, errors=replace), so neither "
+    "is sent; the non-UTF-8 byte that is sent breaks the JSON under every reading"
 )
 
 MAP: tuple[Edges, ...] = (

@@ -29,6 +29,10 @@ NOT_OBJECT_HINT = (
     "JSON 으로 읽히더라도 객체(dict)가 아니면(배열, 문자열, 숫자, null, true) parse 실패로 error/ 에 "
     "보내세요: isinstance(msg, dict)."
 )
+NOT_UTF8_HINT = (
+    "UTF-8 로 읽히지 않는 파일도 parse 실패입니다: json.JSONDecodeError 만이 아니라 "
+    "UnicodeDecodeError 도 잡으세요(둘 다 ValueError)."
+)
 NULL_HINT = "값이 null 인 필수 필드는 없는 것과 같습니다(missing-field): msg.get(f) is None."
 
 
@@ -75,6 +79,8 @@ def _hint_for(observed: ConsumeRun, files: Iterable[QueueFile]) -> str | None:
         return FALSY_HINT
     if any(c.startswith("null-") for c in cases):
         return NULL_HINT
+    if "parse-not-utf8" in cases:
+        return NOT_UTF8_HINT
     if cases & {"parse-array", "parse-string", "parse-number", "parse-null", "parse-true"}:
         return NOT_OBJECT_HINT
     return None
