@@ -15,7 +15,9 @@ export MQ_NODE=rabbit@localhost MQ_AMQP_PORT=5790 MQ_MGMT_PORT=15790 MQ_DIST_POR
 case "${1:-}" in
     up)
         fixtures=${POD_FIXTURES:-$here/.pod-fixtures}
-        "$here/pod.sh" "$(mktemp -d)" true  # builds the fixture tree when missing
+        home=$(mktemp -d)
+        "$here/pod.sh" "$home" true  # builds the fixture tree when missing
+        rm -rf "$home"
         bash "$fixtures/eaimw/mq/mq-up.sh" >&2
         echo "export EAI_AMQP_URL='amqp://guest:guest@127.0.0.1:5790/%2F' ERL_EPMD_PORT=4390"
         ;;
