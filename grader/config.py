@@ -12,6 +12,9 @@ import pytest
 DEFAULT_STUDENT_FIXTURES = Path("/opt/lab/fixtures")
 DEFAULT_STATE_DIR = Path("/var/tmp/lab-grader")
 SANDBOXES = ("auto", "namespace", "none")
+# The seconds a grade's scripts have in all (see ProcessRegistry): a correct lab's take a few;
+# it leaves half of batch's limit of 300 s for the rest of a grade, however slow its scripts.
+SCRIPTS_BUDGET = 150.0
 # --amqp-url and --management-url, when a class tool passes them (with an administrator's
 # password): any user may read a command line, a process's environment only its own user.
 AMQP_URL_VARIABLE = "LAB_GRADER_AMQP_URL"
@@ -37,6 +40,7 @@ class GraderConfig:
     sandbox: str = "auto"  # auto | namespace | none
     scripts_root: Path | None = None  # the lab root as the scripts see it (None: lab_root)
     away_from_pod: bool = False  # a submission graded off its pod: M1.3 reads status.txt
+    scripts_budget: float = SCRIPTS_BUDGET  # seconds all the run's scripts have (ProcessRegistry)
 
     @property
     def student_mode(self) -> bool:
@@ -69,6 +73,7 @@ class GraderConfig:
             sandbox=config.getoption("sandbox"),
             scripts_root=path("scripts_root"),
             away_from_pod=config.getoption("away_from_pod"),
+            scripts_budget=config.getoption("scripts_budget"),
         )
 
 
@@ -127,6 +132,15 @@ def add_options(parser: pytest.Parser, labs: tuple[str, ...]) -> None:
         action="store_true",
         help="the lab root is a submission graded away from the student's lab pod (batch, "
         "Gradescope, CI): M1.3 judges the node as status.txt shows it, not the live node here",
+    )
+    group.addoption(
+        "--scripts-budget",
+        type=float,
+        default=SCRIPTS_BUDGET,
+        metavar="SECONDS",
+        help="the student's scripts of one grade have SECONDS in all from the first one's start "
+        f"(default {SCRIPTS_BUDGET:g}); then every script still running, and any started later, is "
+        "stopped as out of time and its checks FAIL. batch passes half its --timeout",
     )
     group.addoption(
         "--grader-workers",

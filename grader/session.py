@@ -214,7 +214,7 @@ class Grading:
         self.config = config
         self.sandbox = sandbox
         self.interrupts = interrupts or Interrupts()
-        self.registry = ProcessRegistry()
+        self.registry = ProcessRegistry(config.scripts_budget)
         self.pool = ScenarioPool(config.workers)
         self.seals = Seals()
         self.notes: list[str] = []

@@ -437,6 +437,54 @@ def test_a_world_writable_original_is_out_of_the_scripts_reach(
     assert not any(os.listxattr(p, follow_symlinks=False) for p in [root / "q", *(root / "q").rglob("*")])
 
 
+# Scripts that each stay inside their own limit, run one after another (red team 6): each
+# consume.py run moves a file now and then (never "stuck"), each shell script sleeps 9 s of its
+# 10. Together they once kept a grade going past batch's 300 s limit: a grader error.
+DAWDLING_CONSUME = """
+import os, sys, time
+q = os.path.join(os.environ.get("LAB_ROOT", "/root"), "q")
+while True:
+    names = sorted(os.listdir(os.path.join(q, "inbox")))
+    if names:
+        os.rename(os.path.join(q, "inbox", names[0]), os.path.join(q, "processing", names[0]))
+    time.sleep(1)
+"""
+SLOW_BEFORE = "sleep 9"
+DAWDLING_IDS = {"Q3.3", "Q3.5", "Q3.6", "Q3.7", "Q3.8", "Q7.1", "Q7.2", "Q8.1", "Q8.2", "Q8.3"}
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_scripts_each_inside_their_limit_cannot_outlast_the_grade(
+    fixture_tree: FixtureTree, workdir: Callable[[str], Path], mode: str
+) -> None:
+    """The scripts of a grade share one budget (here 4 s, from the first script's start):
+    every run still going when it is spent, or started after, is stopped as out of time and
+    FAILs, so a grade ends however its scripts dawdle. No wall clock is raced: these scripts
+    never end by themselves within any budget."""
+    base = workdir(f"dawdle-{mode}")
+    root = base / "root"
+    walk_queue(root, fixture_tree.root)
+    (root / "q" / "consume.py").write_text(DAWDLING_CONSUME)
+    for script in ("lag.sh", "replay.sh"):
+        path = root / "q" / script
+        path.write_text(path.read_text().replace("set -u\n", f"set -u\n{SLOW_BEFORE}\n", 1))
+    before = tree_digest(root)
+    graded = grade(
+        root,
+        fixture_tree.root,
+        base / "state",
+        lab="queue",
+        args=("--sandbox", mode, "--scripts-budget", "4"),
+        repo=GRADER,
+    )
+    assert not graded.errors and graded.extra.get("gradable", True), graded.explain()
+    assert graded.not_passed >= DAWDLING_IDS, graded.explain()
+    for rid in ("Q7.1", "Q8.1"):
+        assert "스크립트가 쓸 수 있는 시간" in graded.outputs[rid], graded.outputs[rid]
+    assert tree_digest(root) == before
+    assert not processes_mentioning(str(root))
+
+
 @pytest.mark.parametrize("mode", MODES)
 def test_a_path_of_4085_bytes_under_q_is_graded(
     fixture_tree: FixtureTree, workdir: Callable[[str], Path], mode: str

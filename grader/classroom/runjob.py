@@ -89,6 +89,9 @@ class GraderRun:
             "--state-dir",
             str(self.state_dir),
             "--away-from-pod",  # a submission: the student's own node is not here to ask (M1.3)
+            # scripts that overrun the grade's time are the student's FAIL, not this limit's
+            "--scripts-budget",
+            f"{self.timeout / 2:g}",
         ]
         if len(self.labs) == 1:
             argv += ["--lab", self.labs[0]]

@@ -59,6 +59,7 @@ class RunResult:
     stderr: str
     seconds: float
     leftovers: tuple[Leftover, ...] = ()  # still running when the script ended by itself
+    out_of_time: bool = False  # stopped because the run's time for scripts was spent (timed_out too)
 
     @property
     def ok(self) -> bool:
@@ -71,6 +72,8 @@ class RunResult:
 
     def describe(self) -> str:
         """`종료 코드 1`, `시간 초과(20초)로 강제 종료` ... in the students' language."""
+        if self.out_of_time:
+            return "채점 한 번에 스크립트가 쓸 수 있는 시간을 앞선 실행들이 다 써서 강제 종료됨"
         if self.timed_out:
             return f"{self.seconds:.0f}초 안에 끝나지 않아 강제 종료됨"
         if self.returncode is not None and self.returncode < 0:
@@ -223,20 +226,49 @@ class _Launched:
 
 
 class ProcessRegistry:
-    """Every script the grader started; killed at the end."""
+    """Every script the grader started; killed at the end.
 
-    def __init__(self) -> None:
+    With a ``budget``, the scripts of a run have that many seconds from the first one's start,
+    all together: each script has a limit of its own, but a run starts some of them dozens of
+    times, one after another, so scripts that each stay just inside their limits could keep a
+    grade going past any limit set on the whole of it (batch's), and a student's mistake would
+    be a grader error. When the budget is spent, every script still running is stopped as out
+    of time, and one started later is stopped at once: the grade ends, its checks FAIL on the
+    runs stopped. A correct lab's scripts use a few seconds of it."""
+
+    def __init__(self, budget: float | None = None) -> None:
         self._live: set[Process] = set()
         self._lock = threading.Lock()
         self._closed = False
+        self._spent = False
+        self._budget = budget
+        self._timer: threading.Timer | None = None
         self.leftovers: list[tuple[str, Leftover]] = []  # (script label, process it left)
 
     def add(self, process: Process) -> None:
         with self._lock:
-            closed = self._closed
+            closed, spent = self._closed, self._spent
             self._live.add(process)
+            if self._budget is not None and self._timer is None and not closed:
+                self._timer = threading.Timer(self._budget, self._spend)
+                self._timer.daemon = True
+                self._timer.start()
         if closed:  # the run is ending: nothing new may keep running
             process.kill()
+        elif spent:
+            process.out_of_time()
+
+    @property
+    def spent(self) -> bool:
+        """The budget is spent: scripts are stopped as soon as they start."""
+        return self._spent
+
+    def _spend(self) -> None:
+        with self._lock:
+            self._spent = True
+            live = list(self._live)
+        for process in live:
+            process.out_of_time()
 
     def discard(self, process: Process, result: RunResult) -> None:
         with self._lock:
@@ -252,6 +284,8 @@ class ProcessRegistry:
         with self._lock:
             self._closed = True
             live = list(self._live)
+            if self._timer is not None:
+                self._timer.cancel()
         for process in live:
             process.kill()
 
@@ -279,6 +313,7 @@ class Process:
         self._started = time.monotonic()
         self._signalled = False
         self._timed_out = False
+        self._out_of_time = False
         self._result: RunResult | None = None
         self._lock = threading.Lock()
         view = confinement.view
@@ -310,6 +345,14 @@ class Process:
             self._timed_out = True
         return self.kill()
 
+    def out_of_time(self) -> None:
+        """Stop the script as out of the run's time (see ProcessRegistry); nothing when it
+        has ended already."""
+        with self._lock:
+            if self._result is None and not self._run.ended():
+                self._timed_out = self._out_of_time = True
+        self.kill()
+
     def kill(self) -> RunResult:
         """End the script (if still running) and everything it started; its RunResult."""
         with self._lock:
@@ -329,6 +372,7 @@ class Process:
                 stderr=self._stderr.text(),
                 seconds=time.monotonic() - self._started,
                 leftovers=leftovers,
+                out_of_time=self._out_of_time,
             )
         self._registry.discard(self, self._result)
         return self._result

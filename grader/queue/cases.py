@@ -9,6 +9,8 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from fixtures.queue_messages import not_utf8
+
 Row = dict[str, object]
 STAMP = "2026-11-02T10:00:00+00:00"
 
@@ -234,6 +236,11 @@ def lag_layouts(rng: random.Random) -> list[LagLayout]:
             (_t(100, "across-99-100", "threshold-below"),),
             frozenset({"count-widths"}),
         ),
+        LagLayout(  # an exit status is a byte: `exit $inbox` or `exit $((inbox - t))` reads 0
+            {"inbox": 256, "processing": 0, "error": rng.randrange(1, 4), "done": 0},
+            (_t(0, "over-by-256", "threshold-above"),),
+            frozenset({"count-widths"}),
+        ),
         LagLayout(
             {"inbox": rng.randrange(2, 7), "processing": 1, "error": rng.randrange(1, 4), "done": done()},
             (_t(50),),
@@ -268,19 +275,21 @@ class ReplayLayout:
 
 
 def replay_layout(rng: random.Random, bodies: Sequence[bytes], live: str, outside: str) -> ReplayLayout:
-    """``bodies``: message bytes to fill the queue with (at least 10); ``live``: the queue's path
+    """``bodies``: message bytes to fill the queue with (at least 12); ``live``: the queue's path
     as the script sees it; ``outside``: a file outside the queue."""
     prefix = f"q{rng.getrandbits(24):06x}"
-    names = [f"{prefix}-{i:04d}.json" for i in range(1, 12)]
+    names = [f"{prefix}-{i:04d}.json" for i in range(1, 14)]
     inbox, processing, done, error = names[0:2], names[2:3], names[3:6], names[6:9]
     spaced = f"{prefix} {rng.randrange(2, 9)}.json"
-    empty = names[9]
+    empty, crlf, odd = names[9], names[11], names[12]
     body = iter(bodies)
     dirs = {
         "inbox": {n: next(body) for n in inbox},
         "processing": {n: next(body) for n in processing},
         "done": {n: next(body) for n in done},
-        "error": {n: next(body) for n in error} | {spaced: next(body), empty: b""},
+        "error": {n: next(body) for n in error}
+        | {spaced: next(body), empty: b"", crlf: next(body).replace(b"\n", b"\r\n")}
+        | {odd: not_utf8(next(body))},  # error/ holds what could not be read: any bytes
     }
     held = f"held-{rng.randrange(10, 99)}"
 
@@ -308,5 +317,7 @@ def replay_layout(rng: random.Random, bodies: Sequence[bytes], live: str, outsid
             q("Q8.1", "plain-name", error[0], moves=error[0]),
             q("Q8.1", "name-with-space", spaced, moves=spaced),
             q("Q8.1", "empty-file", empty, moves=empty),
+            q("Q8.1", "crlf-file", crlf, moves=crlf),
+            q("Q8.1", "not-utf8-file", odd, moves=odd),
         ),
     )

@@ -614,7 +614,7 @@ MAP: tuple[Edges, ...] = (
             _e("count-1", "one file in a directory", "파일 하나"),
             _e(
                 "count-widths",
-                "counts of 9, 10, 11, 99, 100 (inbox), 9, 10, 11 (the others)",
+                "counts of 9, 10, 11, 99, 100, 256 (inbox), 9, 10, 11 (the others)",
                 "자릿수가 다른 건수",
             ),
             _e(
@@ -645,6 +645,12 @@ MAP: tuple[Edges, ...] = (
                 "inbox 100 over threshold 99, inbox 99 under threshold 100",
                 "99↔100 자릿수 경계",
             ),
+            _e(
+                "over-by-256",
+                "inbox 256 over threshold 0: an exit status is one byte, so exit $inbox (or the "
+                "excess) reads as 0",
+                "256개로 임계치 0 초과(종료 코드는 0~255)",
+            ),
         ),
     ),
     Edges(
@@ -654,6 +660,16 @@ MAP: tuple[Edges, ...] = (
             _e("plain-name", "an ordinary name in error/", "보통 이름"),
             _e("name-with-space", "a name with a space, present in error/", "공백이 든 이름"),
             _e("empty-file", "an empty file (the empty poison message): bytes unchanged", "빈 파일"),
+            _e(
+                "crlf-file",
+                "a file with CRLF line ends: bytes unchanged (no text-mode copy)",
+                "CRLF 줄끝 파일",
+            ),
+            _e(
+                "not-utf8-file",
+                "a file that is not UTF-8 (a poison message): bytes unchanged",
+                "UTF-8 이 아닌 파일",
+            ),
         ),
     ),
     Edges(

@@ -454,7 +454,7 @@ def replay_runs(lab: QueueLab) -> list[ReplayRun] | Missing:
         outside = lane.scratch_dir("replay-outside") / f"outside-{rng.getrandbits(32):08x}.json"
         with lane.acting():
             outside.write_text("{}\n")
-        layout = replay_layout(rng, valid_bodies(rng, 10), str(lane.live), str(outside))
+        layout = replay_layout(rng, valid_bodies(rng, 12), str(lane.live), str(outside))
         dirty = True
         for case in layout.cases:
             if dirty:

@@ -1,8 +1,8 @@
 """Step 8: replay.sh FILENAME moves error/FILENAME back to inbox/ and nothing else, ever.
 
-Every run tries names to move (plain, with a space, an empty file), names not in error/
-(in done/, inbox/, processing/, nowhere) and hostile names (paths, empty, ., .., a
-directory, a glob, blanks); a failure names the case.
+Every run tries names to move (plain, with a space, an empty file, CRLF line ends, bytes that
+are not UTF-8), names not in error/ (in done/, inbox/, processing/, nowhere) and hostile names
+(paths, empty, ., .., a directory, a glob, blanks); a failure names the case.
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ from grader.queue.edges import label
 from grader.queue.scenarios import ReplayRun
 from grader.verdict import Check
 
+BYTES_HINT = "파일은 글자로 읽어 다시 쓰지 말고 그대로 옮기세요: mv 나 os.rename(줄끝·인코딩이 바뀌지 않게)."
+_BYTES_HINTS = {"crlf-file": BYTES_HINT, "not-utf8-file": BYTES_HINT}
 QUOTE_HINT = '변수는 늘 따옴표로 감싸세요: mv "$Q/error/$1" "$Q/inbox/" (공백이나 * 가 든 이름).'
 
 
@@ -59,7 +61,7 @@ def test_Q8_1_moves_the_file_back_unchanged(req: Check, replay_runs: list[Replay
         req.expect(
             run.after == run.expected,
             f"{_shown(run)} 뒤: {_changes(run, run.before)} (기대: error/ → inbox/ 한 파일만, 내용 그대로)",
-            hint=QUOTE_HINT if " " in run.case.argument else None,
+            hint=QUOTE_HINT if " " in run.case.argument else _BYTES_HINTS.get(run.case.key),
             run=run.run,
         )
 

@@ -1,0 +1,6 @@
+#!/usr/bin/env python3
+import sys
+
+from claimq import main
+
+sys.exit(main(["publish", *sys.argv[1:]]))
