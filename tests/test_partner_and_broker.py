@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import os
 import pwd
 import shutil
@@ -15,6 +16,7 @@ import threading
 import time
 import urllib.parse
 from pathlib import Path
+from typing import Any
 
 import pika
 import pika.exceptions
@@ -58,6 +60,45 @@ def test_partner_answers_counts_and_obeys() -> None:
     assert requests.get(f"{partner.url}/_stats", timeout=5).status_code == 403
     assert requests.post(f"{partner.url}/_control", json={"reset": True}, timeout=5).status_code == 403
     partner.stop()
+
+
+def test_what_a_partner_keeps_is_bounded_whoever_calls_it() -> None:
+    """A script may POST anything to its partner, a process of the grader's (red team 6: 20
+    bodies of 100 MiB grew one to 1.9 GiB, and reading its statistics timed out, a harness
+    error). A body over MAX_BODY is answered 413 unread; bodies are kept up to KEPT_BODIES in
+    all, later ones as ""; calls are listed up to LISTED_CALLS, later ones only counted."""
+    partner_module = _partner_module()
+    partner = Partner()
+    post = f"{partner.url}/v1/claims"
+    try:
+        big = requests.post(post, data=b"x" * (partner_module.MAX_BODY + 1), timeout=30)
+        assert big.status_code == 413
+        good = golden_claims().of(Outcome.ACCEPTED)[0]
+        assert requests.post(post, data=good.data, timeout=5).status_code == 201
+        stats = partner.stats()
+        assert [c["status"] for c in stats["calls"]] == [413, 201]
+        assert stats["calls"][0]["body"] == "" and stats["calls"][1]["body"] == good.data.decode()
+    finally:
+        partner.stop()
+    system = partner_module.ClaimSystem()  # the same bookkeeping, without a million requests
+    body = "y" * (partner_module.KEPT_BODIES // 3)
+    for _ in range(4):
+        system.arrive("g", body)
+    assert [len(c["body"]) for c in system.calls] == [len(body)] * 3 + [0]
+    for _ in range(partner_module.LISTED_CALLS):
+        system.arrive("g", "{}")
+    stats = system.stats()
+    assert len(stats["calls"]) == partner_module.LISTED_CALLS
+    assert stats["calls_not_listed"] == 4 and stats["by_guid"]["g"] == partner_module.LISTED_CALLS + 4
+
+
+def _partner_module() -> Any:
+    """fixtures/files/partner.py, a script of the lab's fixture tree, imported as a module."""
+    spec = importlib.util.spec_from_file_location("lab_partner", REPO / "fixtures" / "files" / "partner.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def test_a_partner_ends_with_the_grader_that_started_it_even_sigkilled() -> None:
