@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import resource
 import secrets
 import shutil
 import sys
@@ -30,6 +31,7 @@ import pytest
 from fixtures.tree import FixtureTree
 from grader.config import AMQP_URL_VARIABLE, EXIT_REFUSED
 from grader.machinery.snapshot import tree_digest
+from grader.machinery.treecopy import remove_tree
 from solutions.walkthrough import walk_queue
 from tests.grading import REPO, Graded, grade, processes_mentioning
 
@@ -518,6 +520,49 @@ def test_a_path_of_4085_bytes_under_q_is_graded(
     assert not graded.errors and not graded.not_passed, graded.explain()
     assert tree_digest(root) == before
     shutil.rmtree(root / "q" / ("d" * 250))
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_chain_of_folders_deeper_than_the_descriptor_limit_is_graded(
+    fixture_tree: FixtureTree, workdir: Callable[[str], Path], mode: str
+) -> None:
+    """q/ holding a chain of folders deeper than the grader may hold descriptors open (red
+    team 6: 30,000 levels made every id a grader error, "Too many open files", when the
+    working copy held two descriptors a level): graded like any tree, and kept."""
+    base = workdir(f"chain-{mode}")
+    root = base / "root"
+    walk_queue(root, fixture_tree.root)
+    depth = resource.getrlimit(resource.RLIMIT_NOFILE)[0] + 10
+    here = os.open(root / "q", os.O_RDONLY | os.O_DIRECTORY)
+    for _ in range(depth):
+        os.mkdir("d", dir_fd=here)
+        below = os.open("d", os.O_RDONLY | os.O_DIRECTORY, dir_fd=here)
+        os.close(here)
+        here = below
+    with open(os.open("leaf", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=here), "w") as f:
+        f.write("deep\n")
+    leaf = os.fstat(here).st_ino
+    os.close(here)
+    try:
+        before = tree_digest(root)
+        graded = grade(
+            root, fixture_tree.root, base / "state", lab="queue", args=("--sandbox", mode), repo=GRADER
+        )
+        assert not graded.errors and not graded.not_passed, graded.explain()
+        assert tree_digest(root) == before
+        here = os.open(root / "q", os.O_RDONLY | os.O_DIRECTORY)
+        for _ in range(depth):
+            below = os.open("d", os.O_RDONLY | os.O_DIRECTORY, dir_fd=here)
+            os.close(here)
+            here = below
+        try:
+            assert os.fstat(here).st_ino == leaf  # the same folder, not a copy put back
+            with open(os.open("leaf", os.O_RDONLY, dir_fd=here)) as f:
+                assert f.read() == "deep\n"
+        finally:
+            os.close(here)
+    finally:
+        remove_tree(root / "q" / "d")  # too deep for the temporary folders' own clean-up
 
 
 @pytest.mark.parametrize("mode", MODES)

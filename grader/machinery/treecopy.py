@@ -99,22 +99,38 @@ class _Copy:
             os.close(src_fd)
 
     def _tree(self, src_fd: int, dest_fd: int, where: str, top: bool) -> None:
-        """Copy the directory ``src_fd`` into ``dest_fd``, depth first without recursion (a tree
-        2,000 folders deep is copied like a flat one): each folder's metadata set once it is full."""
-        # (source, copy, path for messages, top level?, entries left, the source's stat)
-        stack = [
-            (src_fd, dest_fd, where, top, sorted(os.scandir(src_fd), key=lambda e: e.name), os.fstat(src_fd))
-        ]
-        opened: list[int] = []
+        """Copy the directory ``src_fd`` into ``dest_fd``, depth first without recursion and
+        with two open descriptors on each side whatever the depth (a chain of folders deeper
+        than the descriptor limit is copied like a flat one): down by a child's name, back up by
+        "..", the source checked to be the folder it came from. Each folder's metadata is set
+        once it is full. Paths for messages are made only when one is needed."""
+        src, dest = os.dup(src_fd), os.dup(dest_fd)
+        names: list[str] = []  # the current folder's path below ``where``
+        # per level above the current one: (its (dev, inode), top level?, entries left, stat)
+        above: list[tuple[tuple[int, int], bool, list[os.DirEntry[str]], os.stat_result]] = []
+        st = os.fstat(src)
+        at_top, left = top, _listed(src)
+
+        def at(*more: str) -> str:
+            return "/".join([where, *names, *more])
+
         try:
-            while stack:
-                src, dest, at_dir, at_top, left, st = stack[-1]
+            while True:
                 if not left:
                     _same_metadata(st, dest)
-                    stack.pop()
+                    if not above:
+                        return
+                    parent, at_top, left, st = above.pop()
+                    done = names.pop()
+                    src = _up(src)
+                    dest = _up(dest)
+                    here = os.fstat(src)
+                    if (here.st_dev, here.st_ino) != parent:  # moved meanwhile: stop there
+                        self.left_out.append(f"{shown(at(done))} (복사하는 중에 옮겨짐: 나머지는 빠짐)")
+                        return
                     continue
                 entry = left.pop(0)
-                name, at = entry.name, f"{at_dir}/{entry.name}"
+                name = entry.name
                 est = entry.stat(follow_symlinks=False)
                 if at_top and name in self.empty:
                     os.mkdir(name, dir_fd=dest)  # the grader empties it before any script runs
@@ -123,22 +139,28 @@ class _Copy:
                     try:
                         sub = os.open(name, OPEN_DIR, dir_fd=src)
                     except OSError as exc:
-                        self.left_out.append(f"{shown(at)} ({exc.strerror})")
+                        self.left_out.append(f"{shown(at(name))} ({exc.strerror})")
                         continue
-                    opened.append(sub)
-                    out = os.open(name, OPEN_DIR, dir_fd=dest)
-                    opened.append(out)
-                    below = sorted(os.scandir(sub), key=lambda e: e.name)
-                    stack.append((sub, out, at, False, below, os.fstat(sub)))
+                    try:
+                        out = os.open(name, OPEN_DIR, dir_fd=dest)
+                    except OSError:
+                        os.close(sub)
+                        raise
+                    above.append(((st.st_dev, st.st_ino), at_top, left, st))
+                    os.close(src)
+                    os.close(dest)
+                    src, dest = sub, out
+                    names.append(name)
+                    st, at_top, left = os.fstat(src), False, _listed(src)
                 elif stat.S_ISREG(est.st_mode):
-                    self._file(src, name, dest, name, at)
+                    self._file(src, name, dest, name, at(name))
                 elif stat.S_ISLNK(est.st_mode):
-                    self._link(src, dest, name, at)
+                    self._link(src, dest, name, at(name))
                 else:
-                    self.left_out.append(f"{shown(at)} (특수 파일: 열지 않음)")
+                    self.left_out.append(f"{shown(at(name))} (특수 파일: 열지 않음)")
         finally:
-            for fd in opened:
-                os.close(fd)
+            os.close(src)
+            os.close(dest)
 
     def _link(self, src_fd: int, dest_fd: int, name: str, at: str) -> None:
         points_to = os.readlink(name, dir_fd=src_fd)
@@ -189,6 +211,17 @@ class _Copy:
             _same_metadata(st, out)
         finally:
             os.close(out)
+
+
+def _listed(dir_fd: int) -> list[os.DirEntry[str]]:
+    return sorted(os.scandir(dir_fd), key=lambda e: e.name)
+
+
+def _up(dir_fd: int) -> int:
+    """The parent of ``dir_fd``, which is closed once the parent is open (and only then)."""
+    up = os.open("..", OPEN_DIR, dir_fd=dir_fd)
+    os.close(dir_fd)
+    return up
 
 
 def _copy_data(src: int, dest: int, size: int) -> None:
