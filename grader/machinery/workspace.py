@@ -97,7 +97,9 @@ class Record:
     """What the journal holds: the run's token, each working copy put in place, each grant."""
 
     token: str = ""
-    copies: dict[str, dict[str, Identity]] = field(default_factory=dict)  # relative -> saved/copy
+    # relative -> "saved" and "copy" (identities), "parent_times" (atime and mtime in ns of the
+    # folder holding it, as found: the renames change them, the last one puts them back)
+    copies: dict[str, dict[str, Identity]] = field(default_factory=dict)
     grants: list[traverse.Grant] = field(default_factory=list)
 
     def empty(self) -> bool:
@@ -121,7 +123,7 @@ class Journal:
         copies: dict[str, dict[str, Identity]] = {}
         for relative, entry in (data.get("copies") or {}).items():
             if isinstance(entry, dict):
-                ids = {k: _pair(v) for k, v in entry.items() if k in ("saved", "copy")}
+                ids = {k: _pair(v) for k, v in entry.items() if k in ("saved", "copy", "parent_times")}
                 copies[str(relative)] = {k: v for k, v in ids.items() if v is not None}
         grants = [g for g in map(traverse.Grant.from_json, data.get("grants") or []) if g is not None]
         return Record(str(data.get("token") or ""), copies, grants)
@@ -279,8 +281,12 @@ class Workspaces:
         _can_put_aside(aside)
         saved = _entry(aside.original)
         assert saved is not None
+        parent = os.stat(aside.original.parent)
         with self._lock:
-            self._record.copies[relative] = {"saved": saved}
+            self._record.copies[relative] = {
+                "saved": saved,
+                "parent_times": (parent.st_atime_ns, parent.st_mtime_ns),
+            }
             self.journal.write(self._record)
         try:
             os.rename(aside.original, aside.saved)
@@ -455,6 +461,9 @@ class Workspaces:
             os.rename(aside.saved, aside.original)
         except OSError as exc:
             return [f"{shown(aside.original)} 을(를) 되돌리지 못했습니다({exc.strerror}). {still_there}"]
+        if (times := ids.get("parent_times")) is not None:
+            with contextlib.suppress(OSError):  # the folder's times as found, not the renames'
+                os.utime(aside.original.parent, ns=times, follow_symlinks=False)
         record.copies.pop(relative, None)
         self._write(record)
         return []
