@@ -353,6 +353,10 @@ def test_names_that_would_take_the_batchs_own_files_are_refused_before_grading(
         (["kim\u202eevil", "lee"], "invisible"),
         ([unicodedata.normalize("NFC", "김민수"), unicodedata.normalize("NFD", "김민수")], "looks the same"),
         (["Kim", "kim"], "looks the same"),
+        (["kim", "\u043aim"], "looks the same"),  # Cyrillic к (red team 6)
+        (["park", "\u0440\u0430rk"], "looks the same"),  # Cyrillic р and а
+        (["lee", "\uff4c\uff45\uff45"], "looks the same"),  # full-width letters
+        (["kato", "\u03baato"], "looks the same"),  # Greek κ
     ],
 )
 def test_names_that_cannot_be_told_apart_or_written_are_refused(
@@ -365,6 +369,15 @@ def test_names_that_cannot_be_told_apart_or_written_are_refused(
         path.mkdir()
     with pytest.raises(SystemExit, match=refused):
         collect(paths)
+
+
+def test_names_that_only_share_letters_are_both_taken(tmp_path: Path) -> None:
+    """Look-alikes are letters drawn the same, not similar names: ali and all, kim and kin,
+    a Cyrillic name and a Latin one that differ, are all taken."""
+    names = ["ali", "all", "kim", "kin", "\u0438\u0432\u0430\u043d", "ivan", "김민수"]
+    for name in names:
+        (tmp_path / name).mkdir()
+    assert len(collect([tmp_path / n for n in names])) == len(names)
 
 
 def test_a_name_alone_in_any_unicode_form_is_taken(tmp_path: Path) -> None:

@@ -132,6 +132,21 @@ def job_folder(name: str) -> str:
     return "job-" + hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:16]
 
 
+# Cyrillic and Greek letters (as casefold leaves them) drawn like a Latin one (after Unicode's
+# confusables, TR39): "кim" with a Cyrillic к is "kim" to whoever reads grades.csv.
+LOOKS_LATIN = str.maketrans(
+    "авеікмнорстухѕјһӏүԁԛԝαβεικνορτυχγ",
+    "abeikmhopctyxsjhlydqwabeiknoptuxy",
+)
+
+
+def looks_like(name: str) -> str:
+    """What ``name`` looks like on a page: two names alike here cannot be told apart there
+    (another Unicode form, full-width letters, another letter case, a letter of another
+    script drawn the same)."""
+    return unicodedata.normalize("NFKC", name).casefold().translate(LOOKS_LATIN)
+
+
 def _name_problem(name: str) -> str | None:
     """Why ``name`` cannot be a student's in grades.csv and report.html (None: it can)."""
     try:
@@ -148,7 +163,7 @@ def collect(paths: Sequence[Path]) -> list[Submission]:
     names = [s.name for s in submissions]
     problems = [f"{p}: not found" for p in paths if not p.exists()]
     problems += [f"{n!a}: a student's name {why}" for n in names if (why := _name_problem(n))]
-    alike = [unicodedata.normalize("NFC", n).casefold() for n in names]
+    alike = [looks_like(n) for n in names]
     problems += [f"{n}: two submissions have this name" for n in sorted(set(names)) if names.count(n) > 1]
     problems += [
         f"{n!a}: looks the same as another submission's name"
