@@ -73,7 +73,7 @@ class RunResult:
     def describe(self) -> str:
         """`종료 코드 1`, `시간 초과(20초)로 강제 종료` ... in the students' language."""
         if self.out_of_time:
-            return "채점 한 번에 스크립트가 쓸 수 있는 시간을 앞선 실행들이 다 써서 강제 종료됨"
+            return "이 채점에서 스크립트가 쓸 수 있는 시간을 모두 써서 강제 종료됨(스크립트가 너무 오래 걸림)"
         if self.timed_out:
             return f"{self.seconds:.0f}초 안에 끝나지 않아 강제 종료됨"
         if self.returncode is not None and self.returncode < 0:
@@ -257,11 +257,6 @@ class ProcessRegistry:
             process.kill()
         elif spent:
             process.out_of_time()
-
-    @property
-    def spent(self) -> bool:
-        """The budget is spent: scripts are stopped as soon as they start."""
-        return self._spent
 
     def _spend(self) -> None:
         with self._lock:
