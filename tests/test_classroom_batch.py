@@ -30,6 +30,7 @@ from grader.classroom.batch import (
     REFUSED,
     BatchOptions,
     Graded,
+    Submission,
     collect,
     job_folder,
     run_batch,
@@ -384,6 +385,26 @@ def test_a_name_alone_in_any_unicode_form_is_taken(tmp_path: Path) -> None:
     """A Korean name as macOS writes it (decomposed) is a name like any other."""
     (tmp_path / unicodedata.normalize("NFD", "김민수")).mkdir()
     assert len(collect([tmp_path / unicodedata.normalize("NFD", "김민수")])) == 1
+
+
+def test_a_folder_submission_is_fingerprinted_without_reading_what_it_may_not_hand_in(
+    tmp_path: Path,
+) -> None:
+    """A sparse file of 1 TiB with 100 more names (red team 7: 8 GiB and 200 names stalled a
+    batch for as long as it liked, read in full once a name before the refusal): its
+    fingerprint reads none of it, and still changes when the file does."""
+    q = tmp_path / "sparse" / "q"
+    q.mkdir(parents=True)
+    with (q / "notes.bin").open("wb") as f:
+        f.truncate(1 << 40)
+    for i in range(100):
+        os.link(q / "notes.bin", q / f"h{i}.bin")
+    submission = Submission("sparse", tmp_path / "sparse")
+    first = submission.digest()
+    with (q / "notes.bin").open("r+b") as f:
+        f.write(b"x")
+    os.utime(q / "notes.bin", ns=(1, 2))
+    assert submission.digest() != first
 
 
 def test_a_students_job_folder_is_named_by_the_batch() -> None:

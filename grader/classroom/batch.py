@@ -50,6 +50,7 @@ from grader.classroom.results import (
 from grader.classroom.runjob import BrokerAccess, GraderRun, RunOutcome, recover, resume, run, stop_all
 from grader.classroom.shards import MANIFEST, WHOLE, Manifest, Shard, forget
 from grader.classroom.submission import (
+    MAX_TOTAL,
     PARTS,
     UnsafeSubmission,
     find_lab_root,
@@ -69,6 +70,9 @@ GRADES, REPORT = "grades.csv", "report.html"
 OWN_FILES = (GRADES, REPORT, MANIFEST)  # OUT's own: no student's folder may take their names
 DEFAULT_TIMEOUT = 300.0
 ATTEMPTS = 2  # a grader fault is retried once before it is recorded
+# File data a folder submission's fingerprint reads: all of any it may hand in, each file once
+# (an 8 GiB sparse file with 200 names was read in full 201 times before it was refused)
+DIGEST_READS = MAX_TOTAL
 
 
 def default_jobs(labs: tuple[str, ...]) -> int:
@@ -94,8 +98,9 @@ class Submission:
         try:
             folder = find_lab_root(self.path)
         except UnsafeSubmission:
-            return tree_digest(self.path)  # refused either way; changes still count
-        return hashlib.sha256("".join(tree_digest(folder / p) for p in PARTS).encode()).hexdigest()
+            return tree_digest(self.path, DIGEST_READS)  # refused either way; changes still count
+        trees = (tree_digest(folder / p, DIGEST_READS) for p in PARTS)
+        return hashlib.sha256("".join(trees).encode()).hexdigest()
 
 
 @dataclass(frozen=True)
