@@ -16,6 +16,7 @@ from fixtures.queue_messages import (
     crowd_inbox,
     earlier_inbox,
     poisons_with_known_ids,
+    valid_bodies,
 )
 from grader.queue import edges
 from grader.queue.cases import lag_layouts, order_ledgers, replay_layout
@@ -85,7 +86,7 @@ def test_inputs_cover_every_class_whatever_the_seed(seed: int) -> None:
     lag = lag_layouts(rng)
     assert edges.scenario_keys("Q7.1") <= {k for layout in lag for k in layout.shows}
     assert edges.scenario_keys("Q7.2") <= {k for layout in lag for _, ks in layout.thresholds for k in ks}
-    replay = replay_layout(rng, [b"{}\n"] * 10, "/root/q", "/tmp/outside.json")
+    replay = replay_layout(rng, valid_bodies(rng, 12), "/root/q", "/tmp/outside.json")
     for rid in ("Q8.1", "Q8.2", "Q8.3"):
         assert edges.scenario_keys(rid) <= {c.key for c in replay.cases if c.rid == rid}, rid
 

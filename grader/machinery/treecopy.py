@@ -111,7 +111,7 @@ class _Copy:
         src, dest = os.dup(src_fd), os.dup(dest_fd)
         names: list[str] = []  # the current folder's path below ``where``
         # per level above the current one: (its (dev, inode), top level?, entries left, stat)
-        above: list[tuple[tuple[int, int], bool, list[os.DirEntry[str]], os.stat_result]] = []
+        above: list[tuple[tuple[int, int], bool, list[str], os.stat_result]] = []
         st = os.fstat(src)
         at_top, left = top, _listed(src)
 
@@ -140,11 +140,12 @@ class _Copy:
                         self.left_out.append(f"{shown(at(done))} (복사하는 중에 옮겨짐: 나머지는 빠짐)")
                         return
                     continue
-                entry = left.pop(0)
-                name = entry.name
+                name = left.pop(0)
                 if names:
                     self.entries -= 1
-                est = entry.stat(follow_symlinks=False)
+                # by the folder's descriptor open now (a listing's entries keep the number of
+                # the descriptor they were listed through, closed once the copy went below)
+                est = os.stat(name, dir_fd=src, follow_symlinks=False)
                 if at_top and name in self.empty:
                     os.mkdir(name, dir_fd=dest)  # the grader empties it before any script runs
                 elif stat.S_ISDIR(est.st_mode):
@@ -226,8 +227,8 @@ class _Copy:
             os.close(out)
 
 
-def _listed(dir_fd: int) -> list[os.DirEntry[str]]:
-    return sorted(os.scandir(dir_fd), key=lambda e: e.name)
+def _listed(dir_fd: int) -> list[str]:
+    return sorted(os.listdir(dir_fd))
 
 
 def _up(dir_fd: int) -> int:
