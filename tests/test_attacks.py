@@ -32,7 +32,9 @@ from fixtures.tree import FixtureTree
 from grader.config import AMQP_URL_VARIABLE, EXIT_REFUSED
 from grader.machinery.snapshot import tree_digest
 from grader.machinery.treecopy import remove_tree
-from solutions.walkthrough import walk_queue
+from grader.mq.live import HELD_BOUND
+from solutions.walkthrough import walk_mq, walk_queue
+from tests.conftest import SharedBroker
 from tests.grading import REPO, Graded, grade, processes_mentioning
 
 MODES = ("namespace", "none")
@@ -600,3 +602,65 @@ def test_a_script_using_up_inotify_cannot_blind_the_grader(
     finally:
         for grading in gradings:
             grading.close()
+
+
+# consumer.py of the mq reference, but first: messages it takes and never acks (prefetch 0),
+# which max-length and max-length-bytes do not count (they count ready messages only).
+HOARD_MIB = 24
+HOARDING = f"""
+def _hoard() -> None:
+    where = pika.URLParameters(os.environ["EAI_AMQP_URL"])
+    taker = pika.BlockingConnection(where)
+    channel = taker.channel()
+    channel.queue_declare("hoard")
+    channel.basic_qos(prefetch_count=0)
+    channel.basic_consume("hoard", lambda *delivered: None)  # never acked
+    giver = pika.BlockingConnection(where).channel()
+    giver.confirm_delivery()
+    for _ in range({HOARD_MIB}):
+        giver.basic_publish("", "hoard", b"x" * (1 << 20))
+        taker.process_data_events(0)
+    while True:  # held until the broker takes them away
+        taker.process_data_events(1)
+
+
+if "--claim" in sys.argv:
+    try:
+        _hoard()
+    except pika.exceptions.AMQPError:
+        pass
+
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_messages_a_consumer_takes_and_never_acks_cannot_fill_the_node(
+    fixture_tree: FixtureTree, shared_broker: SharedBroker, workdir: Callable[[str], Path], mode: str
+) -> None:
+    """A class shares one node, whose memory alarm blocks every publisher of every grade. A
+    consumer that holds 24 MiB of messages unacked in a queue of its own (past
+    HELD_BOUND) has its scene's vhost deleted by the grader's guard, and every check reading
+    a scene it ran in FAILs saying so; the scenes it did not run in are graded as ever, and
+    the node never sees more than the guard allows."""
+    base = workdir(f"hoard-{mode}")
+    root = base / "root"
+    walk_mq(root, shared_broker.status())
+    consumer = root / "eaimw" / "mq" / "consumer.py"
+    text = consumer.read_text()
+    consumer.write_text(text.replace("AMQP_URL = os.environ", HOARDING + "AMQP_URL = os.environ", 1))
+    assert HOARD_MIB << 20 > HELD_BOUND
+    graded = grade(
+        root,
+        fixture_tree.root,
+        base / "state",
+        lab="mq",
+        args=(*shared_broker.args, "--sandbox", mode),
+        env=shared_broker.env,
+        repo=GRADER,
+    )
+    assert not graded.errors and graded.extra.get("gradable", True), graded.explain()
+    assert "M4.1" in graded.not_passed and {"M2.1", "M3.1"}.isdisjoint(graded.not_passed), graded.explain()
+    for rid in graded.not_passed:
+        assert "쌓아 둠" in graded.outputs[rid], graded.explain()
+    assert shared_broker.broker.alarms() == []
+    assert not processes_mentioning(str(root))

@@ -11,9 +11,12 @@ import random
 import re
 import shutil
 import sqlite3
+import time
 from contextlib import closing
 from pathlib import Path
 
+import pika
+import pika.exceptions
 import pytest
 
 from fixtures.claims import Outcome, claim_set
@@ -21,8 +24,10 @@ from grader.machinery import erlang
 from grader.machinery.broker import VHOST_PREFIX
 from grader.mq import amqp, drive, edges, live
 from grader.mq.catalogue import MQ
+from grader.mq.live import HELD_BOUND
 from grader.mq.scenarios import scenarios
 from tests.conftest import SharedBroker
+from tests.waiting import SAFETY, wait_until
 
 MQ_DIR = Path(edges.__file__).resolve().parent
 CODE = "\n".join(p.read_text() for p in [MQ_DIR / "scenarios.py", *sorted(MQ_DIR.glob("test_step*.py"))])
@@ -203,3 +208,57 @@ def test_the_live_watch_sees_every_change_on_a_real_node(
         finally:
             whole.close()
     assert not whole.running()
+
+
+def test_the_watch_deletes_a_vhost_that_holds_too_much(shared_broker: SharedBroker, tmp_path: Path) -> None:
+    """The guard: a vhost whose queues hold more than HELD_BOUND, here in messages a consumer
+    takes and never acks (prefetch 0: no queue bound counts them), is deleted, its script's
+    connections with it, and the watch says so; a vhost with a scene's worth of claims beside
+    it is left as it is."""
+    broker = shared_broker.broker
+    with broker.vhost("guard-hoard") as hoard, broker.vhost("guard-modest") as modest:
+        (tmp_path / "cwd").mkdir()
+        whole = live.Watch(broker, f"{VHOST_PREFIX}{os.getpid()}-", tmp_path / "cwd", tmp_path / "home")
+        try:
+            url = broker.amqp_url(modest.name)
+            amqp.declare_topology(url)
+            amqp.publish(url, *claim_set(random.Random(5), 3, 0, 0).files)
+            assert whole.vhost(modest.name).when(lambda f: f.ready == 3, timeout=10)
+            taker = pika.BlockingConnection(pika.URLParameters(hoard.script_url))
+            channel = taker.channel()
+            channel.queue_declare("hoard")
+            channel.basic_qos(prefetch_count=0)
+            channel.basic_consume("hoard", lambda *delivered: None)  # never acked
+            giver = pika.BlockingConnection(pika.URLParameters(hoard.script_url)).channel()
+            giver.confirm_delivery()
+            with pytest.raises(pika.exceptions.AMQPError):  # the vhost goes, and its connections
+                for _ in range((HELD_BOUND >> 20) * 4):
+                    giver.basic_publish("", "hoard", b"x" * (1 << 20))
+                    taker.process_data_events(0)
+                deadline = time.monotonic() + SAFETY  # a bound on a hang, not a race
+                while time.monotonic() < deadline:
+                    taker.process_data_events(0.1)
+            held = whole.flooded(hoard.name)
+            assert held is not None and held > HELD_BOUND
+            wait_until(lambda: broker.api("GET", f"vhosts/{broker.q(hoard.name)}") is None, "the vhost gone")
+            assert whole.vhost(hoard.name).when(lambda f: True, timeout=10) is None
+            assert whole.flooded(modest.name) is None
+            assert whole.vhost(modest.name).now().ready == 3
+        finally:
+            whole.close()
+
+
+def test_a_flooded_line_is_read() -> None:
+    lines = live.Lines()
+    for line in (
+        "h 1 1000",
+        "g 1010",
+        "f 1010 lab-grader-1-2-x 17825792",
+        "f 1030 v x",
+        "h 2 1060",
+        "f 1070 v",
+    ):
+        lines.feed(line)
+    assert lines.flooded == {"lab-grader-1-2-x": 17825792}
+    assert lines.looks == [1.0, 1.06]  # the guard's lines are no looks
+    assert lines.guarded == 1.07

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib.util
 import os
 import pwd
@@ -368,3 +369,19 @@ def test_a_node_whose_statistics_broke_still_grades(fixture_tree: FixtureTree, t
         assert not broker.grader_vhosts()
         shown = node_errors(node_dir)  # what the shared node's teardown would say of it
         assert "{id,rabbitmq_management}" in shown and "reason: killed" in shown, shown
+
+
+def test_a_class_node_has_room_above_the_labs_watermark(tmp_path: Path) -> None:
+    """A quarter of the machine's memory or of its cgroup's limit, whichever is less, between
+    the lab's 512 MiB and 2 GiB; the lab's own when neither can be read."""
+    meminfo, cgroup = tmp_path / "meminfo", tmp_path / "memory.max"
+    watermark = functools.partial(broker_module.shared_watermark, meminfo, cgroup)
+    assert watermark() == broker_module.LAB_WATERMARK
+    meminfo.write_text("MemTotal:       24576000 kB\nMemFree:        1000 kB\n")
+    assert watermark() == broker_module.SHARED_WATERMARK_MOST
+    cgroup.write_text("max\n")
+    assert watermark() == broker_module.SHARED_WATERMARK_MOST
+    cgroup.write_text(f"{3 << 30}\n")
+    assert watermark() == (3 << 30) // 4
+    cgroup.write_text(f"{1 << 30}\n")
+    assert watermark() == broker_module.LAB_WATERMARK

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from fixtures.tree import MQ_PLUGINS, FixtureTree, build, load
 from grader.classroom.runjob import BrokerAccess
-from grader.machinery.broker import Broker, from_url, start_local
+from grader.machinery.broker import Broker, from_url, shared_watermark, start_local
 from grader.machinery.treecopy import remove_tree
 
 
@@ -31,8 +31,9 @@ class ExternalBroker:
 @contextlib.contextmanager
 def class_broker(tree: FixtureTree, external: ExternalBroker | None) -> Iterator[tuple[Broker, BrokerAccess]]:
     """One broker for every grader run: the external one, or a private node started with the
-    fixture's own mq-up.sh (rabbit@localhost on free ports and its own epmd), stopped at the end.
-    Each run makes and deletes its own temporary vhosts on it."""
+    fixture's own mq-up.sh (rabbit@localhost on free ports and its own epmd), with room above the
+    lab's memory watermark (broker.shared_watermark), stopped at the end. Each run makes and
+    deletes its own temporary vhosts on it."""
     if external is not None:
         broker = from_url(external.amqp_url, external.node, external.management_url)
         # The runs inherit this environment (ERL_EPMD_PORT for the node's rabbitmqctl).
@@ -49,6 +50,8 @@ def class_broker(tree: FixtureTree, external: ExternalBroker | None) -> Iterator
         base.chmod(0o755)
         broker = start_local(tree.mq_up, base / "node", plugins=MQ_PLUGINS)
         try:
+            assert broker.ctl is not None  # a local node's
+            broker.ctl(["set_vm_memory_high_watermark", "absolute", str(shared_watermark())], 60)
             yield broker, BrokerAccess.of(broker)
         finally:
             broker.stop()

@@ -84,6 +84,29 @@ class BrokerAlarm(RuntimeError):
     every vhost, so what a scene saw is no verdict (a harness fault; a batch grades it again)."""
 
 
+# A node a class shares (batch) has the lab's memory watermark raised: once its alarm goes off
+# it blocks every publisher of every grade, and the scenes' guard (mq/live.py) needs a moment
+# to take a flooding scene down. A quarter of this machine's memory (or of its cgroup's
+# limit), between the lab's 512 MiB and 2 GiB.
+LAB_WATERMARK = 512 << 20
+SHARED_WATERMARK_MOST = 2 << 30
+
+
+def shared_watermark(
+    meminfo: Path = Path("/proc/meminfo"), cgroup: Path = Path("/sys/fs/cgroup/memory.max")
+) -> int:
+    """The memory watermark of a node a class shares, in bytes (see SHARED_WATERMARK_MOST)."""
+    sizes = []
+    with contextlib.suppress(OSError, ValueError):
+        for line in meminfo.read_text().splitlines():
+            if line.startswith("MemTotal:"):
+                sizes.append(int(line.split()[1]) * 1024)
+    with contextlib.suppress(OSError, ValueError):
+        sizes.append(int(cgroup.read_text().strip()))  # "max" when there is no limit
+    quarter = min(sizes) // 4 if sizes else LAB_WATERMARK
+    return max(LAB_WATERMARK, min(SHARED_WATERMARK_MOST, quarter))
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -22,7 +22,7 @@ from grader.machinery.runner import Process, RunResult
 from grader.machinery.scenarios import Once, ScenarioPool
 from grader.mq import amqp
 from grader.mq.catalogue import MQ_DIR
-from grader.mq.live import Watch
+from grader.mq.live import HELD_BOUND, Watch
 from grader.scenario import reference_walkthrough, timing
 from grader.session import Grading, Scripts
 from grader.verdict import ScriptsBroke
@@ -170,8 +170,13 @@ class MqLab:
     @contextlib.contextmanager
     def scene(self, purpose: str, partner: bool = True) -> Iterator[Scene]:
         """A temporary vhost with a user of its own, a box for the scene's scripts, a partner
-        process of its own and a fresh EAI_MQ_DB path."""
+        process of its own and a fresh EAI_MQ_DB path. The vhost is under the watch's guard
+        (live.py) before any script starts: one that holds too much is deleted, and the scene
+        is the scripts' FAIL."""
         broker = self.broker.get()
+        # The guard lives in the watch; a broker rabbitmqctl cannot reach (--broker url without
+        # --rabbitmq-node) is somebody else's to guard.
+        watch = self.watch.get() if broker.ctl is not None else None
         self.pool.after_first_wave(FIRST_WAVE_WAIT)
         with broker.vhost(purpose) as vhost, self.grading.scripts(purpose) as box:
             stub = self.partners.take() if partner else None
@@ -179,18 +184,41 @@ class MqLab:
                 db = box.scratch_dir(f"db-{purpose}") / "processed.db"
                 try:
                     yield Scene(self, broker, vhost, stub, db, box)
-                except pika.exceptions.AMQPError as exc:  # refused what the grader set up?
-                    if alarms := broker.alarms():  # blocked by another grade's load: no verdict
-                        raise _alarmed(broker, alarms) from exc
-                    if changed := amqp.changed_topology(broker.api, broker.q(vhost.name)):
-                        why = "스크립트가 채점기가 선언한 토폴로지를 바꿈(" + ", ".join(changed) + ")"
-                        raise ScriptsBroke(f"{MQ_DIR}/ 의 스크립트", why) from exc
+                except Exception as exc:  # what the grader set up refused, or was taken away?
+                    _judge(broker, vhost, watch, exc)
                     raise
-                if alarms := broker.alarms():  # every publisher was blocked: no verdict
-                    raise _alarmed(broker, alarms)
+                _judge(broker, vhost, watch, None)
             finally:
                 if stub is not None:
                     stub.stop()
+
+
+def _judge(broker: Broker, vhost: Vhost, watch: Watch | None, exc: Exception | None) -> None:
+    """Whose doing a scene's trouble was: the scripts' (ScriptsBroke: they held more than the
+    guard allows, here or in another scene of the grade while the node's alarm blocked this one,
+    or changed the topology the grader declared), the node's (BrokerAlarm: another grade's load
+    blocked every publisher, no verdict), or nobody's known (returns)."""
+    if watch is not None and (held := watch.flooded(vhost.name)) is not None:
+        why = (
+            f"스크립트가 브로커의 큐에 메시지를 {held / (1 << 20):.1f} MiB 쌓아 둠"
+            f"(한 장면의 한도 {HELD_BOUND >> 20} MiB)이라 채점기가 이 장면의 vhost를 지움;"
+            " 전달받고 ack하지 않은 메시지도 브로커의 메모리를 차지함(prefetch로 받는 수를 제한할 것)"
+        )
+        raise ScriptsBroke(f"{MQ_DIR}/ 의 스크립트", why) from exc
+    if alarms := broker.alarms():
+        if watch is not None and (taken := watch.taken()):  # the grade's own scripts set it off
+            most = max(taken.values()) / (1 << 20)
+            why = (
+                f"다른 장면의 스크립트가 브로커에 메시지를 쌓아 두어(최대 {most:.1f} MiB)"
+                f" 브로커가 메모리 경보({', '.join(alarms)})로 모든 발행을 막음"
+            )
+            raise ScriptsBroke(f"{MQ_DIR}/ 의 스크립트", why) from exc
+        raise _alarmed(broker, alarms) from exc
+    if isinstance(exc, pika.exceptions.AMQPError) and (
+        changed := amqp.changed_topology(broker.api, broker.q(vhost.name))
+    ):
+        why = "스크립트가 채점기가 선언한 토폴로지를 바꿈(" + ", ".join(changed) + ")"
+        raise ScriptsBroke(f"{MQ_DIR}/ 의 스크립트", why) from exc
 
 
 def _alarmed(broker: Broker, alarms: list[str]) -> brokers.BrokerAlarm:

@@ -12,6 +12,14 @@ down by load is waited for, never taken at its word about a moment it had not se
 The management HTTP API is never used for these figures: its statistics lag by seconds. Lines
 are stamped with the wall clock (the node runs on this machine). If the grader dies, its VM
 leaves the node, which ends the loop.
+
+The same loop guards the node, shared by a class, against a scene's scripts: it sums what
+every queue of each of the run's vhosts holds (message bodies, ready or delivered and not yet
+acked, and the queue process's own memory) and deletes a vhost that holds more than
+HELD_BOUND at once (its connections closed, its queues and their messages gone), then says so
+("f" line). The node's own bounds cannot do this: max-length and max-length-bytes count ready
+messages only, and a consumer that never acks with prefetch 0 takes every message out of
+their reach, up to the node's memory alarm, which blocks every publisher of every grade.
 """
 
 from __future__ import annotations
@@ -35,19 +43,31 @@ from grader.mq import amqp
 LIMIT = 600.0  # the loop inside the broker ends by itself after this long, whatever happens
 UP_WAIT = 60.0  # for the watch's first line: a VM boot on a machine under load
 EVERY_MS, BEAT_MS = 20, 100
+# The guard's bounds. What a scene's vhost may hold at once: a scene publishes a few dozen
+# claims of under 4 KiB, a correct consumer holds its prefetch of them, and a classic queue
+# process weighs some 10-100 KiB. Above HELD_ALARMING of the node's memory limit (the
+# watermark, 512 MiB, at which the node blocks every publisher), a vhost of this run that holds
+# more than HELD_SMALL is taken too: what other grades' scripts set going is theirs to take.
+HELD_BOUND = 16 << 20
+HELD_SMALL = 4 << 20
+HELD_ALARMING = 0.5
 
 # Lines: "s SEQ STAMP VHOST QUEUE R U C SETTINGS" (a queue changed; "-" for R when it is gone,
 #                                                 "?" when the queue did not answer the look)
 #        "h SEQ STAMP"                            (a look that changed nothing)
+#        "g STAMP"                                (the guard began a look)
+#        "f STAMP VHOST HELD"                     (that look took VHOST, which held HELD bytes)
 # SEQ numbers the looks; every line of one look carries its SEQ and STAMP, the wall clock when
 # the look began: what a look reports was in the queues at or after its STAMP.
 _SCRIPT = """
 Prefix = <<"{prefix}">>, PL = byte_size(Prefix), Names = [<<"{claim}">>, <<"{dead}">>],
 Limit = {limit_ms}, Every = {every_ms}, Beat = {beat_ms}, Caller = node(group_leader()),
-Ours = fun() ->
+Bound = {bound}, Small = {small}, Alarming = vm_memory_monitor:get_memory_limit() * {alarming},
+Mine = fun() ->
     [{{V, N, Q}} || Q <- rabbit_amqqueue:list(), {{resource, V, queue, N}} <- [amqqueue:get_name(Q)],
-                    byte_size(V) >= PL, binary:part(V, 0, PL) =:= Prefix, lists:member(N, Names)]
+                    byte_size(V) >= PL, binary:part(V, 0, PL) =:= Prefix]
 end,
+Ours = fun() -> [Each || Each = {{_, N, _}} <- Mine(), lists:member(N, Names)] end,
 Look = fun(Q) ->
     try
         I = rabbit_amqqueue:info(Q, [messages_ready, messages_unacknowledged, consumers]),
@@ -58,12 +78,77 @@ Look = fun(Q) ->
     catch _:_ -> "?" end
 end,
 Start = erlang:monotonic_time(millisecond),
+Over = fun() ->
+    Now = erlang:monotonic_time(millisecond),
+    Now - Start > Limit orelse not (lists:member(Caller, nodes(hidden)) orelse lists:member(Caller, nodes()))
+end,
+%% The guard, a process of its own at high priority, so that no busy queue delays it: what a
+%% queue process holds, weighed from outside without asking it (its memory, where a backlog
+%% and message headers live, and every binary it refers to: the message bodies, ready or
+%% delivered and not acked), summed per vhost. A vhost over the bound loses its connections
+%% at once (killed: a closing handshake waits on a client that may not read) and then itself.
+QueuePid = fun(Q) ->
+    case amqqueue:get_pid(Q) of {{Name, _}} when is_atom(Name) -> whereis(Name); Pid -> Pid end
+end,
+Readers = fun(V) -> [P || T <- rabbit_connection_tracking:list(V), P <- tuple_to_list(T), is_pid(P)] end,
+Channels = fun(R) ->
+    try erlang:process_info(R, dictionary) of
+        {{dictionary, D}} -> [C || {{{{ch_pid, C}}, _}} <- D];
+        _ -> []
+    catch _:_ -> [] end
+end,
+%% What a vhost's processes hold: its queues', and its connections' and channels', where a
+%% message waits on its way to a queue (flow control lets hundreds wait)
+Processes = fun() ->
+    Qs = [{{V, QueuePid(Q)}} || {{V, _, Q}} <- Mine()],
+    Vs = lists:usort([V || {{V, _}} <- Qs] ++ [V || V <- rabbit_vhost:list_names(), byte_size(V) >= PL,
+                                                  binary:part(V, 0, PL) =:= Prefix]),
+    Rs = [{{V, R}} || V <- Vs, R <- Readers(V)],
+    Qs ++ Rs ++ [{{V, C}} || {{V, R}} <- Rs, C <- Channels(R)]
+end,
+Weigh = fun(P) ->
+    try erlang:process_info(P, [memory, binary]) of
+        [{{memory, M}}, {{binary, Bs}}] -> {{M, [{{Id, S}} || {{Id, S, _}} <- Bs]}};
+        _ -> {{0, []}}
+    catch _:_ -> {{0, []}} end
+end,
+%% every process weighed at once, each by a process of its own: a look takes as long as the
+%% slowest to let itself be looked at, not as long as all of them one after another; a binary
+%% several of them refer to counts once
+WeighAll = fun(Ps) ->
+    Self = self(), Ref = make_ref(),
+    [spawn_opt(fun() -> Self ! {{Ref, V, Weigh(P)}} end, [{{priority, high}}]) || {{V, P}} <- Ps],
+    Got = [receive {{Ref, V, W}} -> {{V, W}} after 10000 -> {{none, {{0, []}}}} end || _ <- Ps],
+    Binaries = fun(V) -> lists:usort(lists:append([Bs || {{V1, {{_, Bs}}}} <- Got, V1 =:= V])) end,
+    [{{V, lists:sum([M || {{V1, {{M, _}}}} <- Got, V1 =:= V]) + lists:sum([S || {{_, S}} <- Binaries(V)])}}
+     || V <- lists:usort([V || {{V, _}} <- Got])]
+end,
+Take = fun(V) ->
+    [exit(P, kill) || T <- rabbit_connection_tracking:list(V), P <- tuple_to_list(T), is_pid(P)],
+    spawn(fun() -> rabbit_vhost:delete(V, <<"lab-grader-guard">>) end)
+end,
+Guard = fun G(Taken) ->
+    case Over() of
+        true -> done;
+        false ->
+            %% every look of the guard's says when it began: the vhosts it takes later are
+            %% said after that
+            Stamp = os:system_time(millisecond),
+            io:format("g ~b~n", [Stamp]),
+            Most = case erlang:memory(total) > Alarming of true -> Small; false -> Bound end,
+            New = [{{V, B}} || {{V, B}} <- WeighAll(Processes()), B > Most, not lists:member(V, Taken)],
+            %% said before it is done: whoever sees a vhost taken can then learn why
+            [begin io:format("f ~b ~s ~b~n", [Stamp, V, B]), Take(V) end || {{V, B}} <- New],
+            timer:sleep(Every),
+            G([V || {{V, _}} <- New] ++ Taken)
+    end
+end,
+spawn(fun() -> process_flag(priority, high), Guard([]) end),
 Loop = fun L(Prev, Seq, NextBeat) ->
     Now = erlang:monotonic_time(millisecond),
-    Gone = not (lists:member(Caller, nodes(hidden)) orelse lists:member(Caller, nodes())),
-    if
-        Now - Start > Limit; Gone -> done;
-        true ->
+    case Over() of
+        true -> done;
+        false ->
             Stamp = os:system_time(millisecond),  %% before the look: it saw nothing older
             State = maps:from_list([{{{{V, N}}, lists:flatten(Look(Q))}} || {{V, N, Q}} <- Ours()]),
             Changed = [{{K, S}} || {{K, S}} <- maps:to_list(State), maps:get(K, Prev, none) =/= S]
@@ -156,9 +241,16 @@ class Lines:
         self.looks: list[float] = []  # the stamp of every look that printed a line, in order
         self._last_seq = 0
         self._states: dict[str, list[Figures]] = {}  # vhost -> every state, oldest first
+        self.flooded: dict[str, int] = {}  # vhost -> what it held when the guard deleted it
+        self.guarded = 0.0  # when the guard's latest look began (wall clock)
 
     def feed(self, line: str) -> None:
         words = line.split(" ", 5)
+        if words[0] in ("g", "f") and len(words) >= 2 and words[1].isdigit():  # the guard's, no look
+            self.guarded = max(self.guarded, int(words[1]) / 1000)
+            if words[0] == "f" and len(words) == 4 and words[3].isdigit():
+                self.flooded[words[2]] = int(words[3])
+            return
         if len(words) < 3 or words[0] not in ("s", "h") or not (words[1].isdigit() and words[2].isdigit()):
             return
         seq, at = int(words[1]), int(words[2]) / 1000
@@ -215,6 +307,9 @@ class Watch:
             limit_ms=int(LIMIT * 1000),
             every_ms=EVERY_MS,
             beat_ms=BEAT_MS,
+            bound=HELD_BOUND,
+            small=HELD_SMALL,
+            alarming=HELD_ALARMING,
         )
         self._lines = Lines()
         self._changed = threading.Condition()
@@ -281,6 +376,20 @@ class Watch:
         with self._changed:
             return self._lines.seen_from(vhost, moment)
 
+    def flooded(self, vhost: str) -> int | None:
+        """What ``vhost`` held when the guard deleted it, up to now (None: it never held too
+        much). Answered once a look of the guard's that began after now is read, so a scene
+        that saw its connections go learns why (a watch that stopped says what it knew)."""
+        return self.taken().get(vhost)
+
+    def taken(self) -> dict[str, int]:
+        """Every vhost of this run the guard has deleted up to now, with what it held."""
+        since, hard = time.time(), time.monotonic() + UP_WAIT
+        with self._changed:
+            while self._lines.guarded < since and self.running() and time.monotonic() < hard:
+                self._changed.wait(timeout=0.1)
+            return dict(self._lines.flooded)
+
     def when(
         self,
         vhost: str,
@@ -291,7 +400,7 @@ class Watch:
         """The first state of ``vhost`` from now on for which ``condition`` holds; None when
         ``timeout`` passes first (by the watch's clock: a look stamped later than now +
         ``timeout``; a watch far behind counts as stopped after UP_WAIT more), when ``until``
-        holds first, or when the watch has stopped."""
+        holds first, when the guard has deleted the vhost, or when the watch has stopped."""
         since = time.time()
         hard = time.monotonic() + timeout + UP_WAIT
         with self._changed:
@@ -303,7 +412,7 @@ class Watch:
                         return state
                 if self._lines.looks and self._lines.looks[-1] > since + timeout:
                     return None
-                if until() or not self.running() or time.monotonic() > hard:
+                if vhost in self._lines.flooded or until() or not self.running() or time.monotonic() > hard:
                     return None
                 self._changed.wait(timeout=0.1)  # `until` is looked at now and then
 
@@ -327,6 +436,9 @@ class VhostWatch:
     def since(self, moment: float) -> list[Figures]:
         """The state at the first look at or after ``moment`` (wall clock), then every change."""
         return self.watch.since(self.vhost, moment)
+
+    def flooded(self) -> int | None:
+        return self.watch.flooded(self.vhost)
 
     def now(self) -> Figures:
         """The state at this moment, as the first look after now saw it."""
