@@ -24,7 +24,7 @@ from grader.machinery import erlang
 from grader.machinery.broker import VHOST_PREFIX
 from grader.mq import amqp, drive, edges, live
 from grader.mq.catalogue import MQ
-from grader.mq.live import HELD_BOUND
+from grader.mq.live import HELD_BOUND, HELD_SMALL
 from grader.mq.scenarios import scenarios
 from tests.conftest import SharedBroker
 from tests.waiting import SAFETY, wait_until
@@ -210,11 +210,16 @@ def test_the_live_watch_sees_every_change_on_a_real_node(
     assert not whole.running()
 
 
-def test_the_watch_deletes_a_vhost_that_holds_too_much(shared_broker: SharedBroker, tmp_path: Path) -> None:
-    """The guard: a vhost whose queues hold more than HELD_BOUND, here in messages a consumer
-    takes and never acks (prefetch 0: no queue bound counts them), is deleted, its script's
+@pytest.mark.parametrize("kind", ["classic", "quorum", "stream"])
+def test_the_watch_deletes_a_vhost_that_holds_too_much(
+    shared_broker: SharedBroker, tmp_path: Path, kind: str
+) -> None:
+    """The guard: a vhost whose queues hold more than HELD_BOUND is deleted, its script's
     connections with it, and the watch says so; a vhost with a scene's worth of claims beside
-    it is left as it is."""
+    it is left as it is. Held in messages a consumer takes and never acks (prefetch 0: no queue
+    bound counts them) from a classic queue or a quorum queue (whose log ra keeps, out of the
+    queue's process), or in a stream (on disk, where a retention of whole segments bounds
+    nothing)."""
     broker = shared_broker.broker
     with broker.vhost("guard-hoard") as hoard, broker.vhost("guard-modest") as modest:
         (tmp_path / "cwd").mkdir()
@@ -226,9 +231,10 @@ def test_the_watch_deletes_a_vhost_that_holds_too_much(shared_broker: SharedBrok
             assert whole.vhost(modest.name).when(lambda f: f.ready == 3, timeout=10)
             taker = pika.BlockingConnection(pika.URLParameters(hoard.script_url))
             channel = taker.channel()
-            channel.queue_declare("hoard")
-            channel.basic_qos(prefetch_count=0)
-            channel.basic_consume("hoard", lambda *delivered: None)  # never acked
+            channel.queue_declare("hoard", durable=kind != "classic", arguments={"x-queue-type": kind})
+            if kind != "stream":
+                channel.basic_qos(prefetch_count=0)
+                channel.basic_consume("hoard", lambda *delivered: None)  # never acked
             giver = pika.BlockingConnection(pika.URLParameters(hoard.script_url)).channel()
             giver.confirm_delivery()
             with pytest.raises(pika.exceptions.AMQPError):  # the vhost goes, and its connections
@@ -239,7 +245,7 @@ def test_the_watch_deletes_a_vhost_that_holds_too_much(shared_broker: SharedBrok
                 while time.monotonic() < deadline:
                     taker.process_data_events(0.1)
             held = whole.flooded(hoard.name)
-            assert held is not None and held > HELD_BOUND
+            assert held is not None and held > HELD_SMALL
             wait_until(lambda: broker.api("GET", f"vhosts/{broker.q(hoard.name)}") is None, "the vhost gone")
             assert whole.vhost(hoard.name).when(lambda f: True, timeout=10) is None
             assert whole.flooded(modest.name) is None
