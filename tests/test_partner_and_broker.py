@@ -385,3 +385,32 @@ def test_a_class_node_has_room_above_the_labs_watermark(tmp_path: Path) -> None:
     assert watermark() == (3 << 30) // 4
     cgroup.write_text(f"{1 << 30}\n")
     assert watermark() == broker_module.LAB_WATERMARK
+
+
+def test_bare_connections_cannot_take_a_nodes_files(fixture_tree: FixtureTree) -> None:
+    """Every connection takes a file descriptor of the node's before it says who it is (no
+    vhost's limit counts it): more than the node may open once stopped its database for good.
+    A node the grader starts takes at most CONNECTION_MAX; past them its database, its
+    management API and a quorum queue's small log all still work."""
+    with private_node(fixture_tree.mq_up) as (broker, _):
+        assert broker.ctl is not None
+        said = broker.ctl(
+            [
+                "eval",
+                "{application:get_env(rabbit, connection_max), application:get_env(ra, wal_max_size_bytes)}.",
+            ],
+            60,
+        )
+        assert said.split() == [f"{{{{ok,{broker_module.CONNECTION_MAX}}},{{ok,{broker_module.WAL_MAX}}}}}"]
+        held = []
+        try:
+            for _ in range(1200):  # more than the node's 1,024 descriptors
+                with contextlib.suppress(OSError):
+                    held.append(socket.create_connection(("127.0.0.1", broker.amqp_port), timeout=5))
+            with broker.vhost("after-bare") as vhost:  # the database writes
+                assert broker.api("GET", f"vhosts/{broker.q(vhost.name)}") is not None
+            assert broker.ctl(["eval", "mnesia:system_info(is_running)."], 60).strip() == "yes"
+        finally:
+            for each in held:
+                each.close()
+        wait_until(lambda: broker.problem() is None, "the node answering again")

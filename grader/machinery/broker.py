@@ -375,6 +375,23 @@ class Broker:
 
 
 # backends --------------------------------------------------------------------------------
+# A node the grader starts (its own, or a class's) is shared by scripts that may be hostile:
+# - every connection a script opens takes one of the node's file descriptors before it says
+#   who it is (no vhost's limit counts it): 3,000 bare connections once took every one of the
+#   1,024 the node may open (its soft limit, which su's PAM session sets whatever the grader's
+#   is), and its database, which then could not open a file, stopped for good (red team 8). The
+#   node takes at most CONNECTION_MAX connections, half its descriptors: one more is refused,
+#   the database keeps the rest. A class's grades need a few dozen each.
+# - a quorum queue's messages stay in its write-ahead log's tables, in memory, until the log
+#   reaches its size and rolls over, whatever became of the queue: 512 MiB by default, the
+#   lab's whole watermark (red team 8). A log of WAL_MAX rolls over far sooner.
+CONNECTION_MAX = 512
+WAL_MAX = 64 << 20
+NODE_CONFIG = f"""[{{rabbit, [{{connection_max, {CONNECTION_MAX}}}]}},
+ {{ra, [{{wal_max_size_bytes, {WAL_MAX}}}]}}].
+"""
+
+
 def start_local(mq_up: Path, base: Path, plugins: Sequence[str] = (), attempts: int = 3) -> Broker:
     """A private node through the fixture's own mq-up.sh: free ports, its own epmd, data in
     ``base`` (which must be reachable by user rabbitmq). ``plugins``, the ones mq-up.sh enables,
@@ -412,6 +429,9 @@ def _start_local_once(mq_up: Path, base: Path, plugins: Sequence[str]) -> Broker
     def stop() -> None:
         stop_node(base)
 
+    # What a node the grader starts may hold, beyond the lab's settings (see NODE_CONFIG).
+    (base / "lab-grader.config").write_text(NODE_CONFIG)
+    env["RABBITMQ_ADVANCED_CONFIG_FILE"] = str(base / "lab-grader.config")  # mq-up.sh passes it on
     try:
         started = subprocess.run(
             ["bash", str(mq_up)],
