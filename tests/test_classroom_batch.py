@@ -198,6 +198,7 @@ def test_a_hanging_grade_is_stopped_and_is_not_a_score(
     assert {t["extra_data"]["outcome"] for t in results["tests"]} == {"error"}
     row = next(csv.DictReader((out / "grades.csv").open()))
     assert row["status"] == FAULT and row["score"] == ""
+    assert json.loads((out / "kim" / "job.json").read_text())["score"] is None  # no grade either
     assert not processes_under(out)
     # A grader fault is never reused: the next run grades it again.
     again = run_batch([kim], _options(out, fixture_tree.root))

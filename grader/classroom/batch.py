@@ -387,7 +387,7 @@ class Batch:
         record = {
             "key": key,
             "status": status,
-            "score": results.score,
+            "score": None if status == FAULT else results.score,  # as grades.csv: no grade
             "max_score": results.max_score,
             "seconds": round(seconds, 1),
             "tool": tool_version(),
