@@ -143,7 +143,9 @@ end,
 WeighAll = fun(Ws) ->
     Self = self(), Ref = make_ref(),
     [spawn_opt(fun() -> Self ! {{Ref, V, W()}} end, [{{priority, high}}]) || {{V, W}} <- Ws],
-    Got = [receive {{Ref, V, W}} -> {{V, W}} after 10000 -> {{none, {{0, []}}}} end || _ <- Ws],
+    Until = erlang:monotonic_time(millisecond) + 2000,  %% a look is never stuck on one weigher
+    Left = fun() -> max(0, Until - erlang:monotonic_time(millisecond)) end,
+    Got = [receive {{Ref, V, W}} -> {{V, W}} after Left() -> {{none, {{0, []}}}} end || _ <- Ws],
     Binaries = fun(V) -> lists:usort(lists:append([Bs || {{V1, {{_, Bs}}}} <- Got, V1 =:= V])) end,
     [{{V, lists:sum([M || {{V1, {{M, _}}}} <- Got, V1 =:= V]) + lists:sum([S || {{_, S}} <- Binaries(V)])}}
      || V <- lists:usort([V || {{V, _}} <- Got])]
@@ -152,6 +154,7 @@ Take = fun(V) ->
     [exit(P, kill) || T <- rabbit_connection_tracking:list(V), P <- tuple_to_list(T), is_pid(P)],
     spawn(fun() -> rabbit_vhost:delete(V, <<"lab-grader-guard">>) end)
 end,
+Watching = self(),  %% the evaluation: the guard ends with it (a later watch may take its name)
 Guard = fun G(Taken) ->
     case Over() of
         true -> done;
@@ -163,12 +166,21 @@ Guard = fun G(Taken) ->
             Most = case erlang:memory(total) > Alarming of true -> Small; false -> Bound end,
             New = [{{V, B}} || {{V, B}} <- WeighAll(Weighings()), B > Most, not lists:member(V, Taken)],
             %% said before it is done: whoever sees a vhost taken can then learn why
-            [begin io:format("f ~b ~s ~b~n", [Stamp, V, B]), Take(V) end || {{V, B}} <- New],
-            timer:sleep(Every),
-            G([V || {{V, _}} <- New] ++ Taken)
+            %% never for a watch gone: its output (group leader) or its evaluation ended
+            {{messages, Mail}} = process_info(self(), messages),
+            Still = not (Over() orelse lists:keymember('DOWN', 1, Mail)),
+            [begin io:format("f ~b ~s ~b~n", [Stamp, V, B]), Take(V) end || Still, {{V, B}} <- New],
+            receive {{'DOWN', _, process, _, _}} -> done
+            after Every -> G([V || {{V, _}} <- New] ++ Taken)
+            end
     end
 end,
-spawn(fun() -> process_flag(priority, high), Guard([]) end),
+Output = group_leader(),
+{guarded} andalso is_pid(spawn(fun() ->
+    process_flag(priority, high),
+    [erlang:monitor(process, P) || P <- [Watching, Output]],
+    Guard([])
+end)),
 Loop = fun L(Prev, Seq, NextBeat) ->
     Now = erlang:monotonic_time(millisecond),
     case Over() of
@@ -325,24 +337,36 @@ class Watch:
         node's cookie (see machinery/erlang.py)."""
         if broker.ctl is None:
             raise BrokerUnavailable(f"{broker.label}: rabbitmqctl is needed to read live unacked figures")
-        script = _SCRIPT.format(
-            prefix=prefix,
-            claim=amqp.CLAIM_QUEUE,
-            dead=amqp.DEAD_QUEUE,
-            limit_ms=int(LIMIT * 1000),
-            every_ms=EVERY_MS,
-            beat_ms=BEAT_MS,
-            bound=HELD_BOUND,
-            small=HELD_SMALL,
-            alarming=HELD_ALARMING,
-        )
+
+        def script(guarded: bool) -> str:
+            return _SCRIPT.format(
+                prefix=prefix,
+                claim=amqp.CLAIM_QUEUE,
+                dead=amqp.DEAD_QUEUE,
+                limit_ms=int(LIMIT * 1000),
+                every_ms=EVERY_MS,
+                beat_ms=BEAT_MS,
+                bound=HELD_BOUND,
+                small=HELD_SMALL,
+                alarming=HELD_ALARMING,
+                guarded=str(guarded).lower(),
+            )
+
+        # The guard runs from a bare VM only: there the node sees the VM go when the watch
+        # ends, and the guard with it. Evaluated through rabbitmqctl, the loop outlived its
+        # watch (until LIMIT), and a guard would take later vhosts of the same prefix.
+        ways = eval_commands(broker.node, broker.ctl_env, script(True), home)
+        guarded = [c for c in ways if c.what == "erl"]
+        ways = eval_commands(broker.node, broker.ctl_env, script(False), home)
+        unguarded = [c for c in ways if c.what != "erl"]
         self._lines = Lines()
         self._changed = threading.Condition()
         self._errors: list[str] = []
         failed = []
-        for command in eval_commands(broker.node, broker.ctl_env, script, home):
+        for command in guarded + unguarded:
             if self._started(command, cwd):
                 self.how = command.what
+                self.guarding = command in guarded
                 return
             failed.append(f"{command.what}: {self.tail()}")
             self.close()
@@ -411,7 +435,9 @@ class Watch:
         """Every vhost of this run the guard has deleted up to now, with what it held."""
         since, hard = time.time(), time.monotonic() + UP_WAIT
         with self._changed:
-            while self._lines.guarded < since and self.running() and time.monotonic() < hard:
+            while self.guarding and self._lines.guarded < since and time.monotonic() < hard:
+                if not self.running():
+                    break
                 self._changed.wait(timeout=0.1)
             return dict(self._lines.flooded)
 
