@@ -641,7 +641,7 @@ def test_messages_a_consumer_takes_and_never_acks_cannot_fill_the_node(
     consumer that holds 24 MiB of messages unacked in a queue of its own (past
     HELD_BOUND) has its scene's vhost deleted by the grader's guard, and every check reading
     a scene it ran in FAILs saying so; the scenes it did not run in are graded as ever, and
-    the node never sees more than the guard allows."""
+    the node raises no alarm."""
     base = workdir(f"hoard-{mode}")
     root = base / "root"
     walk_mq(root, shared_broker.status())

@@ -13,13 +13,14 @@ The management HTTP API is never used for these figures: its statistics lag by s
 are stamped with the wall clock (the node runs on this machine). If the grader dies, its VM
 leaves the node, which ends the loop.
 
-The same loop guards the node, shared by a class, against a scene's scripts: it sums what
-every queue of each of the run's vhosts holds (message bodies, ready or delivered and not yet
-acked, and the queue process's own memory) and deletes a vhost that holds more than
-HELD_BOUND at once (its connections closed, its queues and their messages gone), then says so
-("f" line). The node's own bounds cannot do this: max-length and max-length-bytes count ready
-messages only, and a consumer that never acks with prefetch 0 takes every message out of
-their reach, up to the node's memory alarm, which blocks every publisher of every grade.
+The same evaluation guards the node, shared by a class, against a scene's scripts (when it
+runs from a bare VM: see Watch): a process of its own weighs what each of the run's vhosts
+holds (its queues', connections' and channels' processes, a quorum queue's log, a stream's
+files) and takes a vhost that holds more than HELD_BOUND at once (its connections killed, the
+vhost deleted), after saying so ("f" line). The node's own bounds cannot do this: max-length
+and max-length-bytes count ready messages only, and a consumer that never acks with prefetch 0
+takes every message out of their reach, up to the node's memory alarm, which blocks every
+publisher of every grade.
 """
 
 from __future__ import annotations
@@ -140,7 +141,9 @@ end,
 %% everything weighed at once, each by a process of its own: a look takes as long as the
 %% slowest to let itself be looked at, not as long as all of them one after another; a binary
 %% several of them refer to counts once
+Late = fun F() -> receive {{R, _, _}} when is_reference(R) -> F() after 0 -> ok end end,
 WeighAll = fun(Ws) ->
+    Late(),  %% answers that came after an earlier look gave up on them
     Self = self(), Ref = make_ref(),
     [spawn_opt(fun() -> Self ! {{Ref, V, W()}} end, [{{priority, high}}]) || {{V, W}} <- Ws],
     Until = erlang:monotonic_time(millisecond) + 2000,  %% a look is never stuck on one weigher
@@ -154,7 +157,7 @@ Take = fun(V) ->
     [exit(P, kill) || T <- rabbit_connection_tracking:list(V), P <- tuple_to_list(T), is_pid(P)],
     spawn(fun() -> rabbit_vhost:delete(V, <<"lab-grader-guard">>) end)
 end,
-Watching = self(),  %% the evaluation: the guard ends with it (a later watch may take its name)
+Watching = self(),  %% the evaluation: the guard ends with it, or with the output it writes to
 Guard = fun G(Taken) ->
     case Over() of
         true -> done;
@@ -487,9 +490,6 @@ class VhostWatch:
     def since(self, moment: float) -> list[Figures]:
         """The state at the first look at or after ``moment`` (wall clock), then every change."""
         return self.watch.since(self.vhost, moment)
-
-    def flooded(self) -> int | None:
-        return self.watch.flooded(self.vhost)
 
     def now(self) -> Figures:
         """The state at this moment, as the first look after now saw it."""
