@@ -10,9 +10,11 @@ import os
 import random
 import re
 import shutil
+import socket
 import sqlite3
+import subprocess
 import time
-from contextlib import closing
+from contextlib import closing, suppress
 from pathlib import Path
 
 import pika
@@ -20,13 +22,14 @@ import pika.exceptions
 import pytest
 
 from fixtures.claims import Outcome, claim_set
+from fixtures.tree import FixtureTree
 from grader.machinery import erlang
 from grader.machinery.broker import VHOST_PREFIX
 from grader.mq import amqp, drive, edges, live
 from grader.mq.catalogue import MQ
 from grader.mq.live import HELD_BOUND, HELD_SMALL
 from grader.mq.scenarios import scenarios
-from tests.conftest import SharedBroker
+from tests.conftest import SharedBroker, private_node
 from tests.waiting import SAFETY, wait_until
 
 MQ_DIR = Path(edges.__file__).resolve().parent
@@ -208,6 +211,48 @@ def test_the_live_watch_sees_every_change_on_a_real_node(
         finally:
             whole.close()
     assert not whole.running()
+
+
+def test_a_script_cannot_take_the_nodes_epmd_from_the_grader(
+    fixture_tree: FixtureTree, tmp_path: Path
+) -> None:
+    """Scripts share the loopback with a private node's epmd. Asked to stop, or to drop the
+    node's name, it refuses while the node runs (no relaxed command check); and an epmd that
+    answers nobody (thousands of idle connections to it: red team 8 killed it outright) keeps
+    none of the grader's Erlang VMs from the node: the watch, its guard and rabbitmqctl go
+    straight to the node's distribution port."""
+    if shutil.which("erl") is None or erlang.node_cookie() is None:
+        pytest.skip("no erl or no readable cookie of user rabbitmq here")
+    with private_node(fixture_tree.mq_up) as (broker, _):
+        epmd = int(broker.mq_up_env["MQ_EPMD_PORT"])
+
+        def names() -> subprocess.CompletedProcess[str]:
+            argv = ["epmd", "-port", str(epmd), "-names"]
+            return subprocess.run(argv, capture_output=True, text=True, timeout=SAFETY, check=False)
+
+        for request in (b"k", b"srabbit"):  # KILL_REQ; STOP_REQ of the node's name
+            with socket.create_connection(("127.0.0.1", epmd), timeout=5) as asking:
+                asking.sendall(len(request).to_bytes(2, "big") + request)
+                with suppress(OSError):
+                    assert asking.recv(16) not in (b"OK", b"STOPPED"), request
+        assert "name rabbit at port" in names().stdout
+        held = []
+        try:
+            for _ in range(3000):
+                with suppress(OSError):
+                    held.append(socket.create_connection(("127.0.0.1", epmd), timeout=5))
+            assert "name rabbit at port" not in names().stdout  # the flood holds: epmd answers nobody
+            (tmp_path / "cwd").mkdir()
+            watch = live.Watch(broker, f"{VHOST_PREFIX}{os.getpid()}-", tmp_path / "cwd", tmp_path / "home")
+            try:
+                assert (watch.how, watch.guarding) == ("erl", True)
+            finally:
+                watch.close()
+            assert broker.ctl is not None
+            assert broker.ctl(["eval", "1 + 1."], 60).strip() == "2"
+        finally:
+            for each in held:
+                each.close()
 
 
 @pytest.mark.parametrize("kind", ["classic", "quorum", "stream"])

@@ -392,6 +392,20 @@ NODE_CONFIG = f"""[{{rabbit, [{{connection_max, {CONNECTION_MAX}}}]}},
 """
 
 
+def reach_directly(epmd_port: int, dist_port: int) -> dict[str, str]:
+    """The environment of every Erlang VM the grader starts to reach a private node (rabbitmqctl,
+    the live watch): straight to the node's distribution port, never through its epmd. Scripts
+    share the loopback with that epmd, and a few thousand idle connections to it made it answer
+    nobody: the watch of the next grade could not find the node (red team 8 killed it outright
+    while the relaxed command check was on). ``-dist_listen false``: the VM takes no
+    connections, so it needs no port of its own and registers nowhere. ERL_EPMD_PORT keeps any
+    epmd the CLI might still start on the node's own port."""
+    return {
+        "ERL_EPMD_PORT": str(epmd_port),
+        "ERL_ZFLAGS": f"-erl_epmd_port {dist_port} -dist_listen false",
+    }
+
+
 def start_local(mq_up: Path, base: Path, plugins: Sequence[str] = (), attempts: int = 3) -> Broker:
     """A private node through the fixture's own mq-up.sh: free ports, its own epmd, data in
     ``base`` (which must be reachable by user rabbitmq). ``plugins``, the ones mq-up.sh enables,
@@ -420,7 +434,7 @@ def _start_local_once(mq_up: Path, base: Path, plugins: Sequence[str]) -> Broker
         **{f"MQ_{name}_PORT": str(port) for name, port in ports.items()},
         "RABBITMQ_SCHEDULER_BUSY_WAIT_THRESHOLD": BUSY_WAIT,  # mq-up.sh passes it on to the server
     }
-    ctl_env = {"ERL_EPMD_PORT": str(ports["EPMD"]), "ERL_EPMD_RELAXED_COMMAND_CHECK": "1"}
+    ctl_env = reach_directly(ports["EPMD"], ports["DIST"])
     base.mkdir(parents=True, exist_ok=True)
     if plugins and (plugin_dir := shown_plugins(plugins, base / "plugins")) is not None:
         env["RABBITMQ_PLUGINS_DIR"] = str(plugin_dir)  # the server reads it; mq-up.sh passes it on
