@@ -37,11 +37,13 @@ from grader.machinery.runner import Leftover, Process, ProcessRegistry, RunResul
 from grader.machinery.sandbox import (
     BOXED,
     BOXED_VIEW,
+    SHARED,
     Box,
     Confinement,
     HostLauncher,
     Launcher,
     Mount,
+    Network,
     Request,
     Sandbox,
 )
@@ -424,9 +426,11 @@ class Grading:
         ]
 
     @contextlib.contextmanager
-    def scripts(self, purpose: str, lane: Lane | None = None) -> Iterator[Scripts]:
+    def scripts(self, purpose: str, lane: Lane | None = None, network: Network = SHARED) -> Iterator[Scripts]:
         """A box for one scenario's scripts (``lane``: another working copy shown in place of
-        its directory), closed with everything in it when the scenario is done with it."""
+        its directory; ``network``: what its scripts reach of the machine's, see sandbox.Network),
+        closed with everything in it when the scenario is done with it. (Host mode shares the
+        machine's network whatever ``network`` says.)"""
         with self._lock:
             self._boxes += 1
             name = f"{self._boxes:03d}-{purpose}"
@@ -436,14 +440,14 @@ class Grading:
         if self._host is not None:
             yield Scripts(self, name, Confinement(self._host), scratch)
             return
-        box = self._box(scratch, lane)
+        box = self._box(scratch, lane, network)
         self.on_close(box.launcher.close)  # a box the scenario never got to close (an interrupted run)
         try:
             yield Scripts(self, name, box, scratch)
         finally:
             box.launcher.close()
 
-    def _box(self, scratch: Path, lane: Lane | None) -> Confinement:
+    def _box(self, scratch: Path, lane: Lane | None, network: Network) -> Confinement:
         """A box's view (see sandbox.py): the interpreter, the fixtures, the launcher, the
         working copies where the scripts expect them, and ``scratch``."""
         interpreter = Path(os.path.realpath(sys.executable)).parent.parent
@@ -458,7 +462,7 @@ class Grading:
             mounts.append(Mount(default_fixtures, self.fixtures.root))
         lab_mounts, views = self.workspaces.mounts({lane.relative: lane.live} if lane else {})
         mounts += [*lab_mounts, Mount(scratch, scratch, writable=True)]
-        return Confinement(Box(mounts), tuple(views))
+        return Confinement(Box(mounts, network), tuple(views))
 
     def _request(self, argv: Sequence[str], cwd: str, env: Mapping[str, str]) -> Request:
         return Request(argv, cwd, env, self.identity.uid, self.identity.gid, self.seccomp, LIMITS)

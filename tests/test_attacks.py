@@ -19,6 +19,7 @@ import os
 import resource
 import secrets
 import shutil
+import socket
 import sys
 import textwrap
 from collections.abc import Callable, Iterator
@@ -30,6 +31,7 @@ import pytest
 
 from fixtures.tree import FixtureTree
 from grader.config import AMQP_URL_VARIABLE, EXIT_REFUSED
+from grader.machinery.sandbox import RELAY_MOST
 from grader.machinery.snapshot import tree_digest
 from grader.machinery.treecopy import remove_tree
 from grader.mq.live import HELD_BOUND
@@ -244,6 +246,16 @@ ATTACKS: dict[str, str] = {
                 fd = below
             os.close(fd)
     """,
+    # The machine's loopback: a class's broker, its epmd, the claim partners of mq scenes beside
+    # it. A queue lab's scripts need no network (namespace mode: graded apart, below).
+    "network": """
+        import socket
+        try:
+            socket.create_connection(("127.0.0.1", {port}), timeout=5).close()
+            won.append("a listener of the machine's, 127.0.0.1:{port}")
+        except OSError:
+            pass
+    """,
     # Stopped by itself: a frozen script is a FAIL within its time limit, never a hung grade.
     "stopped": """
         import signal
@@ -261,14 +273,20 @@ FAILS: dict[str, set[str]] = {
 MAY_ALSO_FAIL: frozenset[str] = frozenset({"fork_chain"})
 
 
-def run_attack(base: Path, fixtures: FixtureTree, name: str, mode: str) -> Outcome:
+# Attacks graded by tests of their own, not in every mode by test_an_attack_from_a_script_is_refused.
+APART = ("stopped", "network")
+
+
+def run_attack(base: Path, fixtures: FixtureTree, name: str, mode: str, port: int = 0) -> Outcome:
     root = base / "root"
     walk_queue(root, fixtures.root)
     token = secrets.token_hex(6)
     sentinel = _sentinel()
     state = base / "state"
     results_path = state.parent / f"{state.name}-results.json"
-    code = ATTACKS[name].format(sentinel=sentinel, repo=GRADER, token=token, results=results_path, root=root)
+    code = ATTACKS[name].format(
+        sentinel=sentinel, repo=GRADER, token=token, results=results_path, root=root, port=port
+    )
     attacked(root, code)
     try:
         graded = grade(root, fixtures.root, state, lab="queue", args=("--sandbox", mode), repo=GRADER)
@@ -288,13 +306,13 @@ def attacks(
                 run_attack, workdir(f"attack-{name}-{mode}"), fixture_tree, name, mode
             )
             for name in ATTACKS
-            if name != "stopped"
+            if name not in APART
             for mode in MODES
         }
 
 
 @pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize("name", [n for n in ATTACKS if n != "stopped"])
+@pytest.mark.parametrize("name", [n for n in ATTACKS if n not in APART])
 def test_an_attack_from_a_script_is_refused(
     name: str, mode: str, attacks: dict[str, Future[Outcome]]
 ) -> None:
@@ -313,6 +331,21 @@ def test_an_attack_from_a_script_is_refused(
     assert not [p for t in SHARED for p in Path(t).glob(f"*{outcome.token}*")]
     assert not ipc_left(outcome.token)
     assert not list((outcome.base / "root" / "q").glob("owned-*"))
+
+
+def test_a_queue_script_reaches_nothing_on_the_machines_network(
+    fixture_tree: FixtureTree, workdir: Callable[[str], Path]
+) -> None:
+    """In namespace mode the queue lab's scripts, which need no network, get one of their own
+    with nothing in it: a listener on the machine's loopback (here the test's own; in a class,
+    the broker, its epmd, the partners of mq scenes graded beside them) is out of their reach.
+    (Host mode shares the machine's network: README, What is not promised.)"""
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        port = listener.getsockname()[1]
+        outcome = run_attack(workdir("attack-network"), fixture_tree, "network", "namespace", port)
+    graded = outcome.graded
+    assert not graded.errors and not graded.not_passed, graded.explain()
+    assert graded.lab_root_unchanged
 
 
 def run_stopped(base: Path, fixtures: FixtureTree, mode: str) -> tuple[Graded, Path]:
@@ -663,4 +696,80 @@ def test_messages_a_consumer_takes_and_never_acks_cannot_fill_the_node(
     for rid in graded.not_passed:
         assert "쌓아 둠" in graded.outputs[rid], graded.explain()
     assert shared_broker.broker.alarms() == []
+    assert not processes_mentioning(str(root))
+
+
+# A consumer that first opens BARE bare connections to its broker's port (each saying the AMQP
+# header, never logging in: no vhost or user limit counts them), then counts those the broker
+# answered (Connection.Start: a method frame) and still holds open, then does its work. More
+# than RELAY_MOST at once: it could take a shared node's connections from a class (the node
+# takes 512).
+BARE = 600
+BARING = f"""
+def _bare() -> int:
+    import socket
+    import urllib.parse
+    port = urllib.parse.urlparse(os.environ["EAI_AMQP_URL"]).port
+    held, open_and_answered = [], 0
+    for _ in range({BARE}):
+        try:
+            s = socket.create_connection(("127.0.0.1", port), timeout=5)
+            s.sendall(b"AMQP\\x00\\x00\\x09\\x01")
+            held.append(s)
+        except OSError:
+            pass
+    import time
+    time.sleep(0.5)
+    for s in held:
+        s.setblocking(False)
+        said = b""
+        try:
+            while chunk := s.recv(4096):
+                said += chunk
+        except BlockingIOError:  # all read, and still open
+            open_and_answered += said[:1] == b"\\x01"
+        except OSError:
+            pass
+    for s in held:
+        s.close()
+    while True:  # until the broker answers again (whoever carries them saw them go)
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+                s.sendall(b"AMQP\\x00\\x00\\x09\\x01")
+                if s.recv(1) == b"\\x01":
+                    return open_and_answered
+        except OSError:
+            time.sleep(0.05)
+
+
+if "--claim" in sys.argv and _bare() > {RELAY_MOST}:
+    sys.exit(3)
+
+"""
+
+
+def test_bare_connections_of_a_scene_cannot_take_the_nodes(
+    fixture_tree: FixtureTree, shared_broker: SharedBroker, workdir: Callable[[str], Path]
+) -> None:
+    """A class shares one node, which takes 512 connections. A consumer that opens 600 bare
+    ones (never logging in, so that no vhost's limit counts them) reaches the node through its
+    box's own network, which carries RELAY_MOST at once: the node answers no more than those,
+    and the grade is the reference's. (Namespace mode; host mode shares the machine's network:
+    README, What is not promised.)"""
+    base = workdir("bare")
+    root = base / "root"
+    walk_mq(root, shared_broker.status())
+    consumer = root / "eaimw" / "mq" / "consumer.py"
+    text = consumer.read_text()
+    consumer.write_text(text.replace("AMQP_URL = os.environ", BARING + "AMQP_URL = os.environ", 1))
+    graded = grade(
+        root,
+        fixture_tree.root,
+        base / "state",
+        lab="mq",
+        args=(*shared_broker.args, "--sandbox", "namespace"),
+        env=shared_broker.env,
+        repo=GRADER,
+    )
+    assert not graded.errors and not graded.not_passed, graded.explain()
     assert not processes_mentioning(str(root))

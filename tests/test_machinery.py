@@ -34,7 +34,7 @@ from grader.machinery.inotify import Watcher, travel
 from grader.machinery.interrupts import Interrupts
 from grader.machinery.nodes import stop_node
 from grader.machinery.runner import OUTPUT_LIMIT, Leftover
-from grader.machinery.sandbox import REAPER, Box
+from grader.machinery.sandbox import ALONE, REAPER, RELAY_MOST, Box, carrying
 from grader.machinery.scenarios import ScenarioPool
 from grader.machinery.seals import Seals, digest, tree_files
 from grader.machinery.snapshot import tree_digest
@@ -406,6 +406,68 @@ def test_scripts_see_the_working_copy_where_the_students_directory_is(
     # Of the state dir only the way to the box's own scratch is there: no journal, no lock.
     assert result.stdout.split() == ["the", "student's", "q", "no-solutions", "run", str(root / "q")], result
     assert (root / "q" / "mine.txt").read_text() == "the student's\n"
+
+
+# A script of a box with a network of its own: connects to each port given, up to N times each,
+# and says per port how many connections were greeted ("hi") by what answered.
+_CONNECTOR = """
+import socket, sys
+held, said = [], []
+for arg in sys.argv[1:]:
+    port, times = (int(x) for x in arg.split("x"))
+    greeted = 0
+    for _ in range(times):
+        try:
+            s = socket.create_connection(("127.0.0.1", port), timeout=5)
+        except OSError:
+            continue
+        held.append(s)
+        try:
+            greeted += s.recv(3) == b"hi\\n"
+        except OSError:
+            pass
+    said.append(str(greeted))
+print(" ".join(said))
+"""
+
+
+def test_a_box_of_its_own_network_reaches_only_the_ports_it_carries(
+    fixture_tree: FixtureTree, tmp_path: Path
+) -> None:
+    """Its scripts reach a carried port of the machine's loopback (a round trip), at most
+    RELAY_MOST connections at once (more are reset: what listens outside never sees them), and
+    no other port of the machine's; a box alone reaches none. What a script could otherwise
+    take: a class node's connections, its epmd, other grades' partners."""
+    carried, other = socket.create_server(("127.0.0.1", 0)), socket.create_server(("127.0.0.1", 0))
+    seen: dict[int, list[socket.socket]] = {}
+
+    def serve(listener: socket.socket) -> None:
+        port = listener.getsockname()[1]
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            seen.setdefault(port, []).append(conn)
+            conn.sendall(b"hi\n")
+
+    for listener in (carried, other):
+        threading.Thread(target=serve, args=(listener,), daemon=True).start()
+    ports = [listener.getsockname()[1] for listener in (carried, other)]
+    grading = make_grading(fixture_tree, tmp_path / "root", tmp_path / "state", "namespace")
+    try:
+        said = []
+        for network in (carrying(ports[0]), ALONE):
+            with grading.scripts("test", network=network) as box:
+                argv = [box.python, "-c", _CONNECTOR, f"{ports[0]}x{RELAY_MOST + 8}", f"{ports[1]}x1"]
+                result = box.run(argv, cwd=box.scratch_dir("net"), timeout=SAFETY)
+                said.append(result.stdout.split())
+    finally:
+        grading.close()
+        for listener in (carried, other):
+            listener.close()
+    assert said == [[str(RELAY_MOST), "0"], ["0", "0"]], said
+    assert len(seen.get(ports[0], [])) == RELAY_MOST and ports[1] not in seen
 
 
 # working copies ------------------------------------------------------------------------------------

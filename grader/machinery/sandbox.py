@@ -36,6 +36,7 @@ from pathlib import Path
 
 from grader.machinery import proctable
 from grader.machinery.environ import environment
+from grader.machinery.relay import Relay
 
 NAMESPACE, NONE = "namespace", "none"
 BOXED = Path(__file__).with_name("boxed")  # what runs inside a box: shown there at BOXED_VIEW
@@ -55,6 +56,25 @@ BOX_FLAGS = (
     "--cap-drop", "ALL",
     *(arg for cap in LAUNCHER_CAPS for arg in ("--cap-add", cap)),
 )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Network:
+    """What a box's scripts reach of the machine's network: all of it (``SHARED``), or a
+    network of their own whose loopback carries ``carried`` (ports of the machine's loopback:
+    their scene's broker and claim partner) and nothing else."""
+
+    shared: bool = False
+    carried: tuple[int, ...] = ()
+
+
+SHARED = Network(shared=True)  # the machine's network, as any process of it has
+ALONE = Network()  # a network of their own, nothing carried: scripts that need none
+RELAY_MOST = 64  # connections a box's scripts may have carried at once (a scene's vhost takes 64)
+
+
+def carrying(*ports: int) -> Network:
+    return Network(carried=tuple(ports))
 
 
 class SandboxUnavailable(RuntimeError):
@@ -217,6 +237,13 @@ class Launcher:
     def _argv(self, python: str, control: int) -> list[str]:
         raise NotImplementedError
 
+    def _fds(self) -> tuple[int, ...]:
+        """More descriptors ``_argv`` names, for the launcher's process to inherit."""
+        return ()
+
+    def _ready(self) -> None:
+        """Run once the launcher's process has started, before any script is handed to it."""
+
     def _start(self) -> socket.socket:
         threading.Thread(target=self._own, name="script-launcher", daemon=True).start()
         self._started.wait()
@@ -227,8 +254,9 @@ class Launcher:
     def _own(self) -> None:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
+            argv = self._argv(os.path.realpath(sys.executable), theirs.fileno())
             self._process = subprocess.Popen(
-                self._argv(os.path.realpath(sys.executable), theirs.fileno()),
+                argv,
                 # An environment of its own, never the process's: a child started by vfork
                 # execs with ``environ`` itself, which pytest's thread may be reallocating
                 # (PYTEST_CURRENT_TEST) at that moment: the exec then fails with EFAULT.
@@ -236,11 +264,12 @@ class Launcher:
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.PIPE,
-                pass_fds=(theirs.fileno(),),
+                pass_fds=(theirs.fileno(), *self._fds()),
                 start_new_session=True,
             )
+            self._ready()
             self._control = ours
-        except OSError as exc:
+        except (OSError, LauncherGone) as exc:
             self._failure = exc
             ours.close()
         finally:
@@ -293,9 +322,13 @@ class Box(Launcher):
 
     userns = True
 
-    def __init__(self, mounts: Sequence[Mount]) -> None:
+    def __init__(self, mounts: Sequence[Mount], network: Network = SHARED) -> None:
         super().__init__()
         self.mounts = tuple(mounts)
+        self.network = network
+        self._info: tuple[int, int] | None = None  # bwrap's --info-fd: (ours, its)
+        self._block: tuple[int, int] | None = None  # bwrap's --block-fd: (its, ours)
+        self._relay: Relay | None = None
 
     def _args(self) -> list[str]:
         args = system_view()
@@ -315,7 +348,48 @@ class Box(Launcher):
     def _argv(self, python: str, control: int) -> list[str]:
         bwrap = shutil.which("bwrap") or "bwrap"
         reaper = [python, "-I", "-S", str(BOXED_VIEW / REAPER.name), str(control)]
-        return [bwrap, *BOX_FLAGS, *self._args(), "--chdir", "/", "--", *reaper]
+        alone = []
+        if not self.network.shared:
+            self._info, self._block = os.pipe(), os.pipe()
+            alone = ["--unshare-net", "--info-fd", str(self._info[1]), "--block-fd", str(self._block[0])]
+        return [bwrap, *BOX_FLAGS, *alone, *self._args(), "--chdir", "/", "--", *reaper]
+
+    def _fds(self) -> tuple[int, ...]:
+        return (self._info[1], self._block[0]) if self._info and self._block else ()
+
+    def _ready(self) -> None:
+        """A box of its own network: the ports it carries listened on inside, before any
+        script starts (bwrap tells the pid of its child, born in the new namespace)."""
+        if self._info is None or self._block is None:
+            return
+        ours, its = self._info
+        os.close(its)
+        os.close(self._block[0])
+        said = b""
+        with os.fdopen(ours, "rb") as info:  # a JSON object over lines; its last line "}"
+            while (line := info.readline()) and line.strip() != b"}":
+                said += line
+        said += b"}"
+        try:
+            child = int(json.loads(said)["child-pid"])
+        except (ValueError, KeyError, TypeError) as exc:
+            raise LauncherGone(f"bwrap did not say where its box is: {said[:200]!r}") from exc
+        try:
+            if self.network.carried:  # its child waits (--block-fd) with its loopback up
+                self._relay = Relay(Path(f"/proc/{child}/ns/net"), self.network.carried, RELAY_MOST)
+        finally:
+            os.write(self._block[1], b"go")
+            os.close(self._block[1])
+
+    @property
+    def refused(self) -> int:
+        """Connections its scripts opened over RELAY_MOST at once (reset)."""
+        return self._relay.refused if self._relay else 0
+
+    def close(self) -> None:
+        super().close()
+        if self._relay is not None:
+            self._relay.close()
 
     def init_pid(self) -> int | None:
         if self._process is None or self._process.poll() is not None:

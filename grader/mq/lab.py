@@ -6,6 +6,7 @@ import contextlib
 import os
 import threading
 import time
+import urllib.parse
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +20,7 @@ from grader.machinery import broker as brokers
 from grader.machinery.broker import VHOST_PREFIX, Broker, Vhost
 from grader.machinery.partner import Partner, Spares
 from grader.machinery.runner import Process, RunResult
+from grader.machinery.sandbox import SHARED, Network, carrying
 from grader.machinery.scenarios import Once, ScenarioPool
 from grader.mq import amqp
 from grader.mq.catalogue import MQ_DIR
@@ -178,9 +180,12 @@ class MqLab:
         # --rabbitmq-node) is somebody else's to guard.
         watch = self.watch.get() if broker.ctl is not None else None
         self.pool.after_first_wave(FIRST_WAVE_WAIT)
-        with broker.vhost(purpose) as vhost, self.grading.scripts(purpose) as box:
-            stub = self.partners.take() if partner else None
-            try:
+        stub = self.partners.take() if partner else None
+        try:
+            with (
+                broker.vhost(purpose) as vhost,
+                self.grading.scripts(purpose, network=_reach(broker, stub)) as box,
+            ):
                 db = box.scratch_dir(f"db-{purpose}") / "processed.db"
                 try:
                     yield Scene(self, broker, vhost, stub, db, box)
@@ -188,9 +193,21 @@ class MqLab:
                     _judge(broker, vhost, watch, exc)
                     raise
                 _judge(broker, vhost, watch, None)
-            finally:
-                if stub is not None:
-                    stub.stop()
+        finally:
+            if stub is not None:
+                stub.stop()
+
+
+def _reach(broker: Broker, stub: Partner | None) -> Network:
+    """What a scene's scripts reach: a network of their own carrying only the scene's broker
+    and its claim partner (a script cannot take the node's connections nor its epmd, nor reach
+    other grades' partners); the machine's, where the broker is not on this machine's loopback."""
+    if broker.host not in ("127.0.0.1", "localhost"):
+        return SHARED
+    ports = [broker.amqp_port]
+    if stub is not None:
+        ports.append(urllib.parse.urlparse(stub.url).port or 80)
+    return carrying(*ports)
 
 
 def _judge(broker: Broker, vhost: Vhost, watch: Watch | None, exc: Exception | None) -> None:

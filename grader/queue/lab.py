@@ -16,6 +16,7 @@ from typing import Any
 from fixtures.queue_messages import QueueSet
 from grader.machinery import acting
 from grader.machinery.runner import Process, RunResult
+from grader.machinery.sandbox import ALONE
 from grader.machinery.scenarios import ScenarioPool
 from grader.machinery.textfile import kind
 from grader.queue import ledger, queuedir
@@ -45,6 +46,10 @@ SHELL_AFTER_A_HANG = 2.0  # once lag.sh or replay.sh has overrun SHELL_TIMEOUT, 
 # overrun batch's 300 s limit, a grader error for a student's mistake (red team 5)
 # Working copies of q/ the behaviour scenarios share out (namespace mode): one per core, as
 # each keeps about one busy while it runs.
+# The lab's scripts read and write files only: their boxes get a network of their own with
+# nothing in it, so nothing on the machine's loopback (a class's broker, its epmd, the claim
+# partners of the mq scenes running beside them) is within their reach.
+NETWORK = ALONE
 LANES = max(1, min(2, os.cpu_count() or 1))
 
 
@@ -112,7 +117,7 @@ class QueueLab:
         assert self._lanes is not None
         mine = self._lanes.get()
         try:
-            with self.grading.scripts(purpose, mine.lane_of) as box:
+            with self.grading.scripts(purpose, mine.lane_of, NETWORK) as box:
                 lane = replace(mine, box=box)
                 try:
                     yield lane

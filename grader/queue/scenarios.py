@@ -36,7 +36,7 @@ from grader.machinery.waiting import waiting_on
 from grader.queue import edges, ledger, queuedir
 from grader.queue.cases import LagLayout, LedgerCase, ReplayCase, lag_layouts, order_ledgers, replay_layout
 from grader.queue.catalogue import QUEUE
-from grader.queue.lab import QueueLab
+from grader.queue.lab import NETWORK, QueueLab
 from grader.scenario import Scenarios
 from grader.verdict import Missing
 
@@ -339,7 +339,7 @@ def order_checks(lab: QueueLab) -> OrderChecks | Missing:
         return Missing(lab.shown("order-check.sql"), exc.reason)
     rng = lab.grading.rng("order_checks")
     python = os.path.realpath(sys.executable)
-    with lab.grading.scripts("order-checks") as box:
+    with lab.grading.scripts("order-checks", network=NETWORK) as box:
         work = box.scratch_dir("order-check")
         script = work / "order-check.sql"
         with lab.acting():

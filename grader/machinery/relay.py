@@ -1,0 +1,163 @@
+"""Listeners inside a box's network namespace that carry each connection to the same port on
+the machine's loopback: how scripts of a box that has a network of its own reach the broker and
+the claim partner of their scene, and nothing else.
+
+A box made with ``--unshare-net`` has only a loopback of its own. A thread of the grader joins
+its namespace (setns), listens there on each port to carry, and leaves; every connection a
+script opens to one of them is carried by the grader to 127.0.0.1 of the machine, at most
+``most`` at once (one more is reset at once: a script cannot take the node's connections, nor a
+classmate's, in a batch on a shared node). A port nobody listens on outside is refused inside
+too: the inner connection is reset, and a port not carried at all refuses as any closed port.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import socket
+import struct
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+CLONE_NEWNET = 0x40000000
+CHUNK = 1 << 16
+CONNECT_WAIT = 10.0  # for the machine's side of a carried connection (a loaded node accepts late)
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+class RelayFailed(OSError):
+    """The listeners could not be made in the box's namespace: a harness fault."""
+
+
+def _listeners_in(netns: Path, ports: Sequence[int]) -> list[socket.socket]:
+    """Listening sockets on 127.0.0.1:``ports`` inside the namespace ``netns``, made by a thread
+    that joins it (a socket stays in the namespace it was made in) and ends there."""
+    made: list[socket.socket] = []
+    failure: list[BaseException] = []
+
+    def inside() -> None:
+        try:
+            fd = os.open(netns, os.O_RDONLY | os.O_CLOEXEC)
+            try:
+                if _libc.setns(fd, CLONE_NEWNET) != 0:
+                    raise OSError(ctypes.get_errno(), f"setns({netns})")
+            finally:
+                os.close(fd)
+            for port in ports:
+                made.append(socket.create_server(("127.0.0.1", port), backlog=128))
+        except BaseException as exc:  # reported by the caller's thread
+            failure.append(exc)
+
+    # The thread ends inside the namespace: it is never used again.
+    joined = threading.Thread(target=inside, name="relay-listen", daemon=True)
+    joined.start()
+    joined.join()
+    if failure:
+        for each in made:
+            each.close()
+        raise RelayFailed(f"no listener in the box's network: {failure[0]}") from failure[0]
+    return made
+
+
+def _reset(sock: socket.socket) -> None:
+    """Close ``sock`` at once with a reset (no lingering half-closed connection)."""
+    with contextlib.suppress(OSError):
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    sock.close()
+
+
+class Relay:
+    """Carries connections made to 127.0.0.1:``ports`` inside ``netns`` to the same ports of
+    the machine's loopback, ``most`` at once; ``refused`` counts those reset over it."""
+
+    def __init__(self, netns: Path, ports: Sequence[int], most: int) -> None:
+        self.most = most
+        self.refused = 0
+        self._lock = threading.Lock()
+        self._carried = 0  # connections being carried now
+        self._sockets: set[socket.socket] = set()  # both ends of each, to cut on close
+        self._closed = False
+        self._listeners = _listeners_in(netns, sorted(set(ports)))
+        for listener in self._listeners:
+            port = listener.getsockname()[1]
+            threading.Thread(target=self._accept, args=(listener, port), name="relay", daemon=True).start()
+
+    def _accept(self, listener: socket.socket, port: int) -> None:
+        while True:
+            try:
+                inner, _ = listener.accept()
+            except OSError:
+                return  # closed
+            with self._lock:
+                taken = not self._closed and self._carried < self.most
+                if taken:
+                    self._carried += 1
+                    self._sockets.add(inner)
+                elif not self._closed:
+                    self.refused += 1
+            if taken:
+                threading.Thread(
+                    target=self._carry, args=(inner, port), name="relay-carry", daemon=True
+                ).start()
+            else:
+                _reset(inner)
+
+    def _carry(self, inner: socket.socket, port: int) -> None:
+        outer: socket.socket | None = None
+        carried = False
+        try:
+            outer = socket.create_connection(("127.0.0.1", port), timeout=CONNECT_WAIT)
+            outer.settimeout(None)
+            with self._lock:
+                self._sockets.add(outer)
+                cut = self._closed
+            if not cut:
+                back = threading.Thread(
+                    target=self._pump, args=(outer, inner), name="relay-back", daemon=True
+                )
+                back.start()
+                self._pump(inner, outer)
+                back.join()
+                carried = True
+        except OSError:
+            pass  # nobody listens outside: the inner connection is reset, refused inside too
+        finally:
+            with self._lock:
+                self._carried -= 1
+                self._sockets.discard(inner)
+                if outer is not None:
+                    self._sockets.discard(outer)
+            if carried:
+                inner.close()
+            else:
+                _reset(inner)
+            if outer is not None:
+                outer.close()
+
+    @staticmethod
+    def _pump(source: socket.socket, sink: socket.socket) -> None:
+        """Copy ``source`` to ``sink`` until ``source`` ends, then end ``sink``'s writing; a
+        reset on either side cuts both."""
+        try:
+            while data := source.recv(CHUNK):
+                sink.sendall(data)
+            sink.shutdown(socket.SHUT_WR)
+        except OSError:
+            for each in (source, sink):
+                with contextlib.suppress(OSError):
+                    each.shutdown(socket.SHUT_RDWR)
+
+    def close(self) -> None:
+        """Stop listening and cut every carried connection."""
+        with self._lock:
+            self._closed = True
+            carried = list(self._sockets)
+        for listener in self._listeners:
+            with contextlib.suppress(OSError):
+                listener.shutdown(socket.SHUT_RDWR)  # wakes its accept()
+            listener.close()
+        for each in carried:
+            with contextlib.suppress(OSError):
+                each.shutdown(socket.SHUT_RDWR)
