@@ -20,6 +20,7 @@ from pathlib import Path
 import pika
 import pika.exceptions
 import pytest
+from pika.adapters.blocking_connection import BlockingChannel
 
 from fixtures.claims import Outcome, claim_set
 from fixtures.tree import FixtureTree
@@ -255,7 +256,33 @@ def test_a_script_cannot_take_the_nodes_epmd_from_the_grader(
                 each.close()
 
 
-@pytest.mark.parametrize("kind", ["classic", "quorum", "stream"])
+def _hold_until_taken(taker: pika.BlockingConnection, channel: BlockingChannel, url: str, kind: str) -> None:
+    """Messages in a queue of ``kind``, taken and never acked where they can be."""
+    channel.queue_declare("hoard", durable=kind != "classic", arguments={"x-queue-type": kind})
+    if kind != "stream":
+        channel.basic_qos(prefetch_count=0)
+        channel.basic_consume("hoard", lambda *delivered: None)  # never acked
+    giver = pika.BlockingConnection(pika.URLParameters(url)).channel()
+    giver.confirm_delivery()
+    for _ in range((HELD_BOUND >> 20) * 4):
+        giver.basic_publish("", "hoard", b"x" * (1 << 20))
+        taker.process_data_events(0)
+
+
+def _declare_until_taken(channel: BlockingChannel, kind: str) -> None:
+    """Exchanges, or bindings between two, each with 120 KiB of arguments (a frame holds 128)."""
+    big = {"pad": "x" * (120 << 10)}
+    if kind == "bindings":
+        channel.exchange_declare("from", "direct")
+        channel.exchange_declare("to", "headers")
+    for i in range(HELD_BOUND // (120 << 10) * 4):
+        if kind == "exchanges":
+            channel.exchange_declare(f"x{i}", "headers", arguments=big)
+        else:
+            channel.exchange_bind("to", "from", routing_key=f"k{i}", arguments=big)
+
+
+@pytest.mark.parametrize("kind", ["classic", "quorum", "stream", "exchanges", "bindings"])
 def test_the_watch_deletes_a_vhost_that_holds_too_much(
     shared_broker: SharedBroker, tmp_path: Path, kind: str
 ) -> None:
@@ -264,7 +291,8 @@ def test_the_watch_deletes_a_vhost_that_holds_too_much(
     it is left as it is. Held in messages a consumer takes and never acks (prefetch 0: no queue
     bound counts them) from a classic queue or a quorum queue (whose log ra keeps, out of the
     queue's process), or in a stream (on disk, where a retention of whole segments bounds
-    nothing)."""
+    nothing); or in what it declared (exchanges, bindings: in the node's tables, each with
+    arguments up to a frame, as many as a script likes)."""
     broker = shared_broker.broker
     with broker.vhost("guard-hoard") as hoard, broker.vhost("guard-modest") as modest:
         (tmp_path / "cwd").mkdir()
@@ -276,16 +304,11 @@ def test_the_watch_deletes_a_vhost_that_holds_too_much(
             assert whole.vhost(modest.name).when(lambda f: f.ready == 3, timeout=10)
             taker = pika.BlockingConnection(pika.URLParameters(hoard.script_url))
             channel = taker.channel()
-            channel.queue_declare("hoard", durable=kind != "classic", arguments={"x-queue-type": kind})
-            if kind != "stream":
-                channel.basic_qos(prefetch_count=0)
-                channel.basic_consume("hoard", lambda *delivered: None)  # never acked
-            giver = pika.BlockingConnection(pika.URLParameters(hoard.script_url)).channel()
-            giver.confirm_delivery()
             with pytest.raises(pika.exceptions.AMQPError):  # the vhost goes, and its connections
-                for _ in range((HELD_BOUND >> 20) * 4):
-                    giver.basic_publish("", "hoard", b"x" * (1 << 20))
-                    taker.process_data_events(0)
+                if kind in ("exchanges", "bindings"):
+                    _declare_until_taken(channel, kind)
+                else:
+                    _hold_until_taken(taker, channel, hoard.script_url, kind)
                 deadline = time.monotonic() + SAFETY  # a bound on a hang, not a race
                 while time.monotonic() < deadline:
                     taker.process_data_events(0.1)

@@ -217,9 +217,10 @@ def _judge(broker: Broker, vhost: Vhost, watch: Watch | None, exc: Exception | N
     blocked every publisher, no verdict), or nobody's known (returns)."""
     if watch is not None and (held := watch.flooded(vhost.name)) is not None:
         why = (
-            f"스크립트가 브로커의 큐에 메시지를 {held / (1 << 20):.1f} MiB 쌓아 둠"
+            f"스크립트가 브로커에 메시지·선언을 {held / (1 << 20):.1f} MiB 쌓아 둠"
             f"(한 장면의 한도 {HELD_BOUND >> 20} MiB)이라 채점기가 이 장면의 vhost를 지움;"
-            " 전달받고 ack하지 않은 메시지도 브로커의 메모리를 차지함(prefetch로 받는 수를 제한할 것)"
+            " 전달받고 ack하지 않은 메시지도, 선언한 교환기·바인딩과 그 인자도 브로커의 메모리를 차지함"
+            "(prefetch로 받는 수를 제한하고, 필요한 것만 선언할 것)"
         )
         raise ScriptsBroke(f"{MQ_DIR}/ 의 스크립트", why) from exc
     if alarms := broker.alarms():

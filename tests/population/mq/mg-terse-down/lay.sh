@@ -1,0 +1,4 @@
+mkdir -p /root/eaimw/mq && cd /root/eaimw/mq
+rabbitmqctl -n rabbit@localhost status > status.txt
+cp $SUBMISSION/*.py .
+python3 topology.py && python3 topology.py && echo ok
