@@ -148,7 +148,8 @@ Weighings = fun() ->
                                                   binary:part(V, 0, PL) =:= Prefix]),
     Rs = [{{V, R}} || V <- Vs, R <- Readers(V)],
     Ms = [{{V, fun() -> WeighMeta(V) end}} || V <- Vs],
-    Qs ++ Ms ++ [{{V, fun() -> Weigh(P) end}} || {{V, P}} <- Rs ++ [{{V, C}} || {{V, R}} <- Rs, C <- Channels(R)]]
+    Ps = Rs ++ [{{V, C}} || {{V, R}} <- Rs, C <- Channels(R)],
+    Qs ++ Ms ++ [{{V, fun() -> Weigh(P) end}} || {{V, P}} <- Ps]
 end,
 %% everything weighed at once, each by a process of its own: a look takes as long as the
 %% slowest to let itself be looked at, not as long as all of them one after another; a binary
