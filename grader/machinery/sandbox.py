@@ -121,6 +121,7 @@ def probe() -> str | None:
             [
                 bwrap,
                 *BOX_FLAGS,
+                "--unshare-net",  # boxes of their own network (relay.py) are made the same way
                 *system_view(),
                 *_ro(Path(python).parent.parent),
                 "--",

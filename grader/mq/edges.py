@@ -290,6 +290,18 @@ HANG = _edge(
     second chance, which is never counted on).""",
     "청구 시스템이 응답하지 않음",
 )
+HANG_BUSY = _edge(
+    "HANG_BUSY",
+    "M6.3",
+    "claim_system_hangs_busy",
+    """60 claims, the partner holds every POST until the client gives up, --max-seconds 4: the
+    queue cannot drain in time (two held calls a claim), so a consumer stopped at 4 + 10 s
+    after being seen at work with claims still in claim.in was busy past its deadline (one that
+    looks at its deadline only when the queue is idle); none acked (none was accepted). Where
+    each claim ends is judged by HANG alone: a call cut short by the deadline cannot be told
+    from a second timeout here.""",
+    "응답하지 않는 청구 시스템 앞에 청구가 쌓인 큐",
+)
 
 # step 7: prefetch ---------------------------------------------------------------------------------
 PREFETCH_DEFAULT = _edge(

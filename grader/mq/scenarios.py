@@ -261,6 +261,23 @@ def claim_system_hangs(lab: MqLab) -> ConsumerRun | Missing:
         return drive.consume(scene, batch, HANG_RUN, grace=HANG_GRACE)
 
 
+HANG_BUSY = 60  # claims waiting on a claim system that hangs: more than any consumer drains in time
+
+
+@scenarios.first
+def claim_system_hangs_busy(lab: MqLab) -> ConsumerRun | Missing:
+    """M6.3 with work waiting: the queue never empties in time (each claim is held until the
+    consumer's own HTTP timeout, twice), so a consumer that looks at its deadline only when
+    idle runs on; one that looks between calls ends within one call of it."""
+    if missing := drive.missing(lab, "consumer.py"):
+        return missing
+    batch = drive.claims(lab, "hang-busy", good=HANG_BUSY)
+    with lab.scene("hang-busy") as scene:
+        assert scene.partner is not None
+        scene.partner.control(mode="hang")
+        return drive.consume(scene, batch, HANG_RUN, grace=HANG_GRACE)
+
+
 # step 4: crashes -----------------------------------------------------------------------------
 def _released(watch: VhostWatch) -> Figures | None:
     """Once a killed consumer's connection is gone and its messages are back."""

@@ -46,7 +46,27 @@ def test_M6_2_claim_system_down(req: Check, claim_system_down: ConsumerRun) -> N
 
 
 @pytest.mark.req("M6.3")
-def test_M6_3_claim_system_hangs(req: Check, claim_system_hangs: ConsumerRun) -> None:
+def test_M6_3_claim_system_hangs(
+    req: Check, claim_system_hangs: ConsumerRun, claim_system_hangs_busy: ConsumerRun
+) -> None:
+    busy, edge = claim_system_hangs_busy, edges.HANG_BUSY
+    req.expect(
+        not (busy.run.timed_out and busy.ready > 0),
+        f"{edge}: --max-seconds {busy.seconds:g} 인데 {busy.counted_from} 뒤 "
+        f"{busy.seconds + busy.grace:g}초가 지나도 끝나지 않음 (claim.in 에 청구 {busy.ready}건이 남은 채)",
+        "큐가 비지 않아도 메시지마다 남은 시간을 확인하세요(inactivity_timeout 은 쉬는 시간만 잽니다).",
+        run=busy.run,
+    )
+    req.expect(
+        not busy.crashed(),
+        f"{edge}: 시간 초과에 consumer.py 가 {busy.run.describe()} (죽으면 안 됨)",
+        run=busy.run,
+    )
+    kept = set(busy.dead_guids()) | set(busy.left_guids())
+    lost = sum(c.guid not in kept for c in busy.published)
+    req.expect(
+        not lost, f"{edge}: 응답 없는 청구 {lost}건이 claim.in 에도 claim.dead 에도 없음 (잃음)", run=busy.run
+    )
     seen, edge = claim_system_hangs, edges.HANG
     run = seen.run
     req.expect(
