@@ -270,19 +270,25 @@ def _hold_until_taken(taker: pika.BlockingConnection, channel: BlockingChannel, 
 
 
 def _declare_until_taken(channel: BlockingChannel, kind: str) -> None:
-    """Exchanges, or bindings between two, each with 120 KiB of arguments (a frame holds 128)."""
+    """Exchanges, or bindings between two, each with 120 KiB of arguments (a frame holds 128);
+    or topic bindings whose keys are 127 words (a path in the exchange's trie)."""
     big = {"pad": "x" * (120 << 10)}
     if kind == "bindings":
         channel.exchange_declare("from", "direct")
         channel.exchange_declare("to", "headers")
+    if kind == "topic":
+        channel.exchange_declare("t", "topic")
+        channel.queue_declare("q", exclusive=True)
     for i in range(HELD_BOUND // (120 << 10) * 4):
         if kind == "exchanges":
             channel.exchange_declare(f"x{i}", "headers", arguments=big)
-        else:
+        elif kind == "bindings":
             channel.exchange_bind("to", "from", routing_key=f"k{i}", arguments=big)
+        else:
+            channel.queue_bind("q", "t", routing_key=".".join([format(i, "x")] + ["a"] * 126))  # 255 bytes
 
 
-@pytest.mark.parametrize("kind", ["classic", "quorum", "stream", "exchanges", "bindings"])
+@pytest.mark.parametrize("kind", ["classic", "quorum", "stream", "exchanges", "bindings", "topic"])
 def test_the_watch_deletes_a_vhost_that_holds_too_much(
     shared_broker: SharedBroker, tmp_path: Path, kind: str
 ) -> None:
@@ -305,7 +311,7 @@ def test_the_watch_deletes_a_vhost_that_holds_too_much(
             taker = pika.BlockingConnection(pika.URLParameters(hoard.script_url))
             channel = taker.channel()
             with pytest.raises(pika.exceptions.AMQPError):  # the vhost goes, and its connections
-                if kind in ("exchanges", "bindings"):
+                if kind in ("exchanges", "bindings", "topic"):
                     _declare_until_taken(channel, kind)
                 else:
                     _hold_until_taken(taker, channel, hoard.script_url, kind)
@@ -320,6 +326,22 @@ def test_the_watch_deletes_a_vhost_that_holds_too_much(
             assert whole.vhost(modest.name).now().ready == 3
         finally:
             whole.close()
+
+
+def test_a_changed_topology_is_told_only_from_listings_that_answered(shared_broker: SharedBroker) -> None:
+    """The scripts are blamed for a changed topology only on what the node's listings show: a
+    queue gone is named; a vhost that no longer answers (gone) names nothing."""
+    broker = shared_broker.broker
+    with broker.vhost("topology-told") as vhost:
+        url, name = broker.amqp_url(vhost.name), broker.q(vhost.name)
+        amqp.declare_topology(url)
+        assert amqp.changed_topology(broker.api, name) == []
+        broker.api("DELETE", f"queues/{name}/{amqp.CLAIM_QUEUE}")
+        assert amqp.changed_topology(broker.api, name) == [
+            f"큐 {amqp.CLAIM_QUEUE} 가 없음",
+            f"바인딩 {amqp.CLAIM_EXCHANGE} -[{amqp.CLAIM_KEY}]-> {amqp.CLAIM_QUEUE} 가 없음",
+        ]
+    assert amqp.changed_topology(broker.api, name) == []  # the vhost is gone: nothing to tell
 
 
 def test_a_flooded_line_is_read() -> None:
