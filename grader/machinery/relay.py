@@ -70,11 +70,10 @@ def _reset(sock: socket.socket) -> None:
 
 class Relay:
     """Carries connections made to 127.0.0.1:``ports`` inside ``netns`` to the same ports of
-    the machine's loopback, ``most`` at once; ``refused`` counts those reset over it."""
+    the machine's loopback, ``most`` at once (more are reset)."""
 
     def __init__(self, netns: Path, ports: Sequence[int], most: int) -> None:
         self.most = most
-        self.refused = 0
         self._lock = threading.Lock()
         self._carried = 0  # connections being carried now
         self._sockets: set[socket.socket] = set()  # both ends of each, to cut on close
@@ -95,8 +94,6 @@ class Relay:
                 if taken:
                     self._carried += 1
                     self._sockets.add(inner)
-                elif not self._closed:
-                    self.refused += 1
             if taken:
                 threading.Thread(
                     target=self._carry, args=(inner, port), name="relay-carry", daemon=True

@@ -366,26 +366,21 @@ class Box(Launcher):
         ours, its = self._info
         os.close(its)
         os.close(self._block[0])
-        said = b""
-        with os.fdopen(ours, "rb") as info:  # a JSON object over lines; its last line "}"
-            while (line := info.readline()) and line.strip() != b"}":
-                said += line
-        said += b"}"
         try:
-            child = int(json.loads(said)["child-pid"])
-        except (ValueError, KeyError, TypeError) as exc:
-            raise LauncherGone(f"bwrap did not say where its box is: {said[:200]!r}") from exc
-        try:
+            said = b""
+            with os.fdopen(ours, "rb") as info:  # a JSON object over lines; its last line "}"
+                while (line := info.readline()) and line.strip() != b"}":
+                    said += line
+            said += b"}"
+            try:
+                child = int(json.loads(said)["child-pid"])
+            except (ValueError, KeyError, TypeError) as exc:
+                raise LauncherGone(f"bwrap did not say where its box is: {said[:200]!r}") from exc
             if self.network.carried:  # its child waits (--block-fd) with its loopback up
                 self._relay = Relay(Path(f"/proc/{child}/ns/net"), self.network.carried, RELAY_MOST)
         finally:
-            os.write(self._block[1], b"go")
+            os.write(self._block[1], b"go")  # (a box that failed here is killed on close)
             os.close(self._block[1])
-
-    @property
-    def refused(self) -> int:
-        """Connections its scripts opened over RELAY_MOST at once (reset)."""
-        return self._relay.refused if self._relay else 0
 
     def close(self) -> None:
         super().close()
