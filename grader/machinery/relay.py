@@ -45,8 +45,10 @@ def _listeners_in(netns: Path, ports: Sequence[int]) -> list[socket.socket]:
                     raise OSError(ctypes.get_errno(), f"setns({netns})")
             finally:
                 os.close(fd)
+            # Any address, not 127.0.0.1: bwrap's child may not have its loopback up yet
+            # (binding 127.0.0.1 then fails: seen in CI); the namespace has no other interface.
             for port in ports:
-                made.append(socket.create_server(("127.0.0.1", port), backlog=128))
+                made.append(socket.create_server(("0.0.0.0", port), backlog=128))
         except BaseException as exc:  # reported by the caller's thread
             failure.append(exc)
 
