@@ -32,8 +32,9 @@ class RelayFailed(OSError):
 
 
 def _listeners_in(netns: Path, ports: Sequence[int]) -> list[socket.socket]:
-    """Listening sockets on 127.0.0.1:``ports`` inside the namespace ``netns``, made by a thread
-    that joins it (a socket stays in the namespace it was made in) and ends there."""
+    """Listening sockets on ``ports`` (any address: the namespace has its loopback only) inside
+    the namespace ``netns``, made by a thread that joins it (a socket stays in the namespace it
+    was made in) and ends there."""
     made: list[socket.socket] = []
     failure: list[BaseException] = []
 

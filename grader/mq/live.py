@@ -13,14 +13,14 @@ The management HTTP API is never used for these figures: its statistics lag by s
 are stamped with the wall clock (the node runs on this machine). If the grader dies, its VM
 leaves the node, which ends the loop.
 
-The same evaluation guards the node, shared by a class, against a scene's scripts (when it
-runs from a bare VM: see Watch): a process of its own weighs what each of the run's vhosts
-holds (its queues', connections' and channels' processes, a quorum queue's log, a stream's
-files) and takes a vhost that holds more than HELD_BOUND at once (its connections killed, the
-vhost deleted), after saying so ("f" line). The node's own bounds cannot do this: max-length
-and max-length-bytes count ready messages only, and a consumer that never acks with prefetch 0
-takes every message out of their reach, up to the node's memory alarm, which blocks every
-publisher of every grade.
+The same evaluation guards the node, shared by a class, against a scene's scripts (when it runs
+from a bare VM: see Watch): a process of its own weighs what each of the run's vhosts holds
+(its queues', connections' and channels' processes, a quorum queue's log, a stream's files, the
+exchanges and bindings it declared) and takes a vhost that holds more than HELD_BOUND at once
+(its connections killed, the vhost deleted), after saying so ("f" line). The node's own bounds
+cannot do this: max-length and max-length-bytes count ready messages only, and a consumer that
+never acks with prefetch 0 takes every message out of their reach, up to the node's memory
+alarm, which blocks every publisher of every grade.
 """
 
 from __future__ import annotations
@@ -139,7 +139,7 @@ end,
 %% memory does not show it); listing them costs in records, not bytes.
 %% A binding's key is also a path in a topic exchange's trie, a few records a word, which the
 %% node then tears down in one transaction (red team 10: 659 bindings of 128-word keys took it
-%% from 233 MB to 1.9 GB when their vhost went): each word of a key weighs TrieWord.
+%% from 233 MB to 1.9 GB when their vhost went): each word of a key weighs TRIE_WORD.
 Words = fun(K) when is_binary(K) -> length(binary:split(K, <<".">>, [global])); (_) -> 1 end,
 WeighMeta = fun(V) ->
     Xs = try rabbit_exchange:list(V) catch _:_ -> [] end,

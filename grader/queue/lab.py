@@ -44,12 +44,12 @@ SHELL_TIMEOUT = 10.0
 SHELL_AFTER_A_HANG = 2.0  # once lag.sh or replay.sh has overrun SHELL_TIMEOUT, its later runs
 # get this long: a script that hangs on every call (replay.sh is run ~20 times) made a grade
 # overrun batch's 300 s limit, a grader error for a student's mistake (red team 5)
-# Working copies of q/ the behaviour scenarios share out (namespace mode): one per core, as
-# each keeps about one busy while it runs.
 # The lab's scripts read and write files only: their boxes get a network of their own with
 # nothing in it, so nothing on the machine's loopback (a class's broker, its epmd, the claim
 # partners of the mq scenes running beside them) is within their reach.
 NETWORK = ALONE
+# Working copies of q/ the behaviour scenarios share out (namespace mode): one per core, as
+# each keeps about one busy while it runs.
 LANES = max(1, min(2, os.cpu_count() or 1))
 
 
