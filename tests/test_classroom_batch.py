@@ -22,6 +22,7 @@ import pytest
 
 from fixtures.tree import FixtureTree
 from grader.classroom import batch as batch_module
+from grader.classroom import runjob as runjob_module
 from grader.classroom import submission as submission_module
 from grader.classroom.batch import (
     DEFAULT_TIMEOUT,
@@ -307,6 +308,60 @@ def test_an_interrupted_batch_leaves_nothing_running(
     assert batch.returncode != 0, err
     assert not processes_under(out), err
     assert not (out / ".work").exists()
+
+
+_IGNORES_TERM_UNTIL = """
+import os, signal, sys, time
+from pathlib import Path
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+print("ready", flush=True)
+while not Path(sys.argv[1]).exists():
+    time.sleep(0.01)
+"""
+_TELLS_IF_ALIVE_ON_TERM = """
+import os, signal, sys, time
+from pathlib import Path
+
+def on_term(signum, frame):
+    try:
+        os.kill(int(sys.argv[2]), 0)
+        seen = "alive"
+    except ProcessLookupError:
+        seen = "gone"
+    Path(sys.argv[1]).write_text(seen)
+    sys.exit(0)
+
+signal.signal(signal.SIGTERM, on_term)
+print("ready", flush=True)
+while True:
+    time.sleep(1)
+"""
+
+
+def test_stopping_grader_runs_gives_them_one_grace_together(tmp_path: Path) -> None:
+    """An interrupted batch stops every grader run at once: the second run is told to stop
+    while the first, which has not stopped yet, is still there (stopped one after another,
+    each with its own grace, N runs took N graces). The first ends only once the second was
+    told, so the order is the only thing observed."""
+    told = tmp_path / "told"
+
+    def started(code: str, *args: str) -> subprocess.Popen[bytes]:
+        proc = subprocess.Popen(
+            [sys.executable, "-c", code, *args], start_new_session=True, stdout=subprocess.PIPE
+        )
+        assert proc.stdout is not None and proc.stdout.readline() == b"ready\n"
+        return proc
+
+    first = started(_IGNORES_TERM_UNTIL, str(told))
+    second = started(_TELLS_IF_ALIVE_ON_TERM, str(told), str(first.pid))
+    try:
+        runjob_module._stop([first, second])
+        assert told.read_text() == "alive"
+        assert first.returncode == 0 and second.returncode == 0
+    finally:
+        for proc in (first, second):
+            proc.kill()
+            proc.wait()
 
 
 def test_an_unexpected_failure_is_that_students_alone(

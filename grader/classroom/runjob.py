@@ -138,10 +138,10 @@ def run(job: GraderRun) -> RunOutcome:
         try:
             returncode = proc.wait(job.timeout)
         except subprocess.TimeoutExpired:
-            _stop(proc)
+            _stop([proc])
             returncode = None
         except BaseException:  # Ctrl-C of the batch: leave nothing running
-            _stop(proc)
+            _stop([proc])
             raise
         finally:
             with _LIVE_LOCK:
@@ -194,8 +194,7 @@ def stop_all() -> None:
     with _LIVE_LOCK:
         _stopped = True
         running = list(_LIVE)
-    for proc in running:
-        _stop(proc)
+    _stop(running)
 
 
 def resume() -> None:
@@ -205,16 +204,26 @@ def resume() -> None:
         _stopped = False
 
 
-def _stop(proc: subprocess.Popen[bytes]) -> None:
-    """SIGTERM the grader's process group (it restores the lab root on it), then SIGKILL."""
+def _stop(procs: list[subprocess.Popen[bytes]]) -> None:
+    """SIGTERM every grader's process group at once (each restores its lab root on it), then
+    SIGKILL the ones still there when the grace is over: the grace is shared, so stopping N
+    grader runs takes as long as stopping one."""
     for sig, grace in ((signal.SIGTERM, TERM_GRACE), (signal.SIGKILL, 10.0)):
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, sig)
-        try:
-            proc.wait(grace)
+        for proc in procs:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, sig)
+        deadline = time.monotonic() + grace
+        procs = [proc for proc in procs if not _ended_by(proc, deadline)]
+        if not procs:
             return
-        except subprocess.TimeoutExpired:
-            continue
+
+
+def _ended_by(proc: subprocess.Popen[bytes], deadline: float) -> bool:
+    try:
+        proc.wait(max(0.0, deadline - time.monotonic()))
+    except subprocess.TimeoutExpired:
+        return False
+    return True
 
 
 def recover(state_dir: Path, lab_root: Path) -> None:
