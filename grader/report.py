@@ -10,6 +10,7 @@ from typing import Any
 
 from fixtures.atomic import write_atomic
 from grader.catalogue import Catalogue, Requirement
+from grader.machinery.mdtext import code_block, literal
 from grader.machinery.textfile import visible
 from grader.verdict import Finding
 
@@ -41,7 +42,7 @@ class Outcome:
             return "통과"
         if self.finding is not None:
             return self.finding.markdown()
-        return f"**{GRADER_ERROR}**\n\n```\n{self.error}\n```"
+        return f"**{GRADER_ERROR}**\n\n{code_block(self.error)}"
 
 
 @dataclass
@@ -204,21 +205,21 @@ def results(
     errors = book.grader_errors if book.refused is None else []
     notice = []
     if book.refused is not None:
-        notice = [f"**채점하지 않았습니다**: {book.refused}", ""]
+        notice = [f"**채점하지 않았습니다**: {literal(book.refused)}", ""]
     elif not book.gradable:
         notice = ["**채점 불가**: 이 점수는 성적으로 쓸 수 없습니다(아래 표의 ! 줄을 보세요).", ""]
     elif errors or book.faults:
         notice = [
             "**채점기 오류가 있어 이 점수는 확정이 아닙니다** — 학생 잘못이 아닙니다. "
             "다시 채점하거나 조교에게 알리세요. "
-            f"(오류: {', '.join(errors + book.faults)})",
+            f"(오류: {literal(', '.join(errors + book.faults))})",
             "",
         ]
     board = "\n".join(scoreboard(book, header))
     return {
         "score": sum(t["score"] for t in tests),
         "execution_time": round(seconds, 1),
-        "output": "\n".join([*notice, "```text", board, "```"]),
+        "output": "\n".join([*notice, code_block(board, "text")]),
         "output_format": "md",
         "visibility": "visible",
         "stdout_visibility": "hidden",

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import os
 import random
+import secrets
 import sys
 import tempfile
 import threading
@@ -174,10 +175,11 @@ class Scripts:
         self.confinement = confinement
         self.scratch = scratch
 
-    def scratch_dir(self, name: str) -> Path:
-        """A fresh directory of this box's that its scripts may read and write."""
+    def scratch_dir(self) -> Path:
+        """A fresh directory of this box's that its scripts may read and write (an opaque name:
+        scripts must not tell from it what the grader is doing)."""
         with acting.as_scripts(self.grading.identity):
-            return Path(tempfile.mkdtemp(prefix=f"{name}-", dir=self.scratch))
+            return Path(tempfile.mkdtemp(prefix="", dir=self.scratch))
 
     def start(self, argv: Sequence[str], *, cwd: Path, env: Mapping[str, str] | None = None) -> Process:
         return self.grading.start(argv, cwd=cwd, env=env, confinement=self.confinement)
@@ -337,7 +339,8 @@ class Grading:
             try:
                 cleanup()
             except Exception as exc:
-                self._found.errors.append(f"{cleanup}: {exc}")
+                # its name, never its repr: a bound method's shows its object's fields
+                self._found.errors.append(f"{getattr(cleanup, '__qualname__', 'cleanup')}: {exc}")
 
         return run
 
@@ -433,8 +436,9 @@ class Grading:
         machine's network whatever ``network`` says.)"""
         with self._lock:
             self._boxes += 1
-            name = f"{self._boxes:03d}-{purpose}"
-        scratch = self.rundir.scripts_scratch / name
+            name = f"{self._boxes:03d}-{purpose}"  # for the grader's own messages
+        # An opaque directory: its scripts see its path, which must not tell them the scene.
+        scratch = self.rundir.scripts_scratch / secrets.token_hex(6)
         scratch.mkdir(mode=0o700)
         self.identity.hand_over(scratch)
         if self._host is not None:

@@ -13,6 +13,7 @@ from typing import NoReturn
 import pytest
 
 from grader.catalogue import Requirement
+from grader.machinery.mdtext import code_block, literal
 from grader.machinery.runner import RunResult
 from grader.machinery.textfile import Unreadable, read_text, visible
 
@@ -39,11 +40,11 @@ class Finding:
 
     def markdown(self) -> str:
         """The same, for results.json (output_format md)."""
-        parts = [f"**확인**: {self.requirement.title}", f"**관찰**: {visible(self.seen)}"]
+        parts = [f"**확인**: {literal(self.requirement.title)}", f"**관찰**: {literal(visible(self.seen))}"]
         if self.hint:
-            parts.append(f"**힌트**: {self.hint}")
+            parts.append(f"**힌트**: {literal(self.hint)}")
         if self.tail:
-            parts.append(f"스크립트 출력(끝부분):\n\n```\n{visible(self.tail)}\n```")
+            parts.append(f"스크립트 출력(끝부분):\n\n{code_block(visible(self.tail))}")
         return "\n\n".join(parts)
 
 

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from grader.machinery import proctable
+from grader.machinery.mdtext import plain
 from grader.machinery.snapshot import tree_digest
 
 REPO = Path(__file__).resolve().parent.parent
@@ -95,7 +96,7 @@ def grade(
     return Graded(
         returncode=run.returncode,
         statuses={t["number"]: t["extra_data"]["outcome"] for t in data["tests"]},
-        outputs={t["number"]: t["output"] for t in data["tests"]},
+        outputs={t["number"]: plain(t["output"]) for t in data["tests"]},  # as a reader sees it
         log=run.stdout + run.stderr,
         lab_root_unchanged=tree_digest(lab_root) == before,
         extra=data["extra_data"],

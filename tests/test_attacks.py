@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import re
 import resource
 import secrets
 import shutil
@@ -621,7 +622,7 @@ def test_a_script_using_up_inotify_cannot_blind_the_grader(
     gradings = [make_grading(fixture_tree, tmp_path / f"r{n}", tmp_path / f"s{n}", mode) for n in (1, 2)]
     try:
         with gradings[0].scripts("hog") as hog, gradings[1].scripts("beside") as beside:
-            where = hog.scratch_dir("hold")
+            where = hog.scratch_dir()
             hogging = hog.start([sys.executable, "-c", hold], cwd=where)
             while not (where / "holding").exists():
                 assert hogging.running(), hogging.kill()
@@ -629,7 +630,7 @@ def test_a_script_using_up_inotify_cannot_blind_the_grader(
             watched.mkdir()
             Watcher({"inbox": watched}).stop()  # the grader's own watch: root's instances
             count = "import ctypes; print(ctypes.CDLL(None).inotify_init1(0) >= 0)"
-            other = beside.run([sys.executable, "-c", count], cwd=beside.scratch_dir("c"), timeout=30)
+            other = beside.run([sys.executable, "-c", count], cwd=beside.scratch_dir(), timeout=30)
             assert other.stdout.strip() == "True", other
             hogging.kill()
     finally:
@@ -640,6 +641,37 @@ def test_a_script_using_up_inotify_cannot_blind_the_grader(
 # consumer.py of the mq reference, but first: messages it takes and never acks (prefetch 0),
 # which max-length and max-length-bytes do not count (they count ready messages only).
 HOARD_MIB = 24
+
+
+def _graded_mq_with(
+    prefix: str,
+    name: str,
+    mode: str,
+    fixture_tree: FixtureTree,
+    shared_broker: SharedBroker,
+    workdir: Callable[[str], Path],
+) -> tuple[Path, Graded]:
+    """The reference's mq lab graded on ``shared_broker`` with ``prefix`` run first in its
+    consumer.py; the lab root and the grade."""
+    base = workdir(name)
+    root = base / "root"
+    walk_mq(root, shared_broker.status())
+    consumer = root / "eaimw" / "mq" / "consumer.py"
+    consumer.write_text(
+        consumer.read_text().replace("AMQP_URL = os.environ", prefix + "AMQP_URL = os.environ", 1)
+    )
+    graded = grade(
+        root,
+        fixture_tree.root,
+        base / "state",
+        lab="mq",
+        args=(*shared_broker.args, "--sandbox", mode),
+        env=shared_broker.env,
+        repo=GRADER,
+    )
+    return root, graded
+
+
 HOARDING = f"""
 def _hoard() -> None:
     where = pika.URLParameters(os.environ["EAI_AMQP_URL"])
@@ -675,22 +707,8 @@ def test_messages_a_consumer_takes_and_never_acks_cannot_fill_the_node(
     HELD_BOUND) has its scene's vhost deleted by the grader's guard, and every check reading
     a scene it ran in FAILs saying so; the scenes it did not run in are graded as ever, and
     the node raises no alarm."""
-    base = workdir(f"hoard-{mode}")
-    root = base / "root"
-    walk_mq(root, shared_broker.status())
-    consumer = root / "eaimw" / "mq" / "consumer.py"
-    text = consumer.read_text()
-    consumer.write_text(text.replace("AMQP_URL = os.environ", HOARDING + "AMQP_URL = os.environ", 1))
     assert HOARD_MIB << 20 > HELD_BOUND
-    graded = grade(
-        root,
-        fixture_tree.root,
-        base / "state",
-        lab="mq",
-        args=(*shared_broker.args, "--sandbox", mode),
-        env=shared_broker.env,
-        repo=GRADER,
-    )
+    root, graded = _graded_mq_with(HOARDING, f"hoard-{mode}", mode, fixture_tree, shared_broker, workdir)
     assert not graded.errors and graded.extra.get("gradable", True), graded.explain()
     assert "M4.1" in graded.not_passed and {"M2.1", "M3.1"}.isdisjoint(graded.not_passed), graded.explain()
     for rid in graded.not_passed:
@@ -756,21 +774,7 @@ def test_bare_connections_of_a_scene_cannot_take_the_nodes(
     box's own network, which carries RELAY_MOST at once: the node answers no more than those,
     and the grade is the reference's. (Namespace mode; host mode shares the machine's network:
     README, What is not promised.)"""
-    base = workdir("bare")
-    root = base / "root"
-    walk_mq(root, shared_broker.status())
-    consumer = root / "eaimw" / "mq" / "consumer.py"
-    text = consumer.read_text()
-    consumer.write_text(text.replace("AMQP_URL = os.environ", BARING + "AMQP_URL = os.environ", 1))
-    graded = grade(
-        root,
-        fixture_tree.root,
-        base / "state",
-        lab="mq",
-        args=(*shared_broker.args, "--sandbox", "namespace"),
-        env=shared_broker.env,
-        repo=GRADER,
-    )
+    root, graded = _graded_mq_with(BARING, "bare", "namespace", fixture_tree, shared_broker, workdir)
     # The attack never won (consumer.py would exit 3), and the scenes beside it reached the node
     # (on the code before, topology.py could not connect: M2.1). The probe makes each consumer
     # start later (600 connections, carried or reset, on a loaded machine), so consumer ids whose
@@ -779,3 +783,34 @@ def test_bare_connections_of_a_scene_cannot_take_the_nodes(
     assert not [rid for rid in graded.not_passed if "종료 코드 3" in graded.outputs[rid]], graded.explain()
     assert not {rid for rid in graded.not_passed if rid.startswith(("M2.", "M3."))}, graded.explain()
     assert not processes_mentioning(str(root))
+
+
+TELLING = """
+import sys, urllib.parse
+_vhost = urllib.parse.unquote(os.environ["EAI_AMQP_URL"].rsplit("/", 1)[-1])
+if "consumer" in sys.argv[0]:
+    print("scene-names:", _vhost, os.environ["EAI_MQ_DB"])
+    sys.exit(1)
+"""
+
+
+def test_a_script_cannot_tell_its_scene_by_a_name(
+    fixture_tree: FixtureTree, shared_broker: SharedBroker, workdir: Callable[[str], Path]
+) -> None:
+    """A consumer that behaves only where it is watched (it acked before its POST except in a
+    vhost whose name ended in -kill or -dedup: M4.3, M4.4 and M8.2 passed; red team 11) must
+    not learn the scene from what it is given: every scene's vhost, user and EAI_MQ_DB are
+    opaque names. Here the consumer prints them and fails, so that each scene's FAIL shows
+    them."""
+    _, graded = _graded_mq_with(TELLING, "telling", "namespace", fixture_tree, shared_broker, workdir)
+    assert not graded.errors, graded.explain()
+    told = {
+        tuple(line.split()[1:3])
+        for output in graded.outputs.values()
+        for line in output.splitlines()
+        if line.strip().startswith("scene-names:")
+    }
+    assert len({vhost for vhost, _ in told}) >= 5, graded.explain()  # the consumer's scenes
+    for vhost, db in told:
+        assert re.fullmatch(r"lab-grader-[0-9]+-[0-9a-f]{12}", vhost), vhost
+        assert re.search(r"/[0-9a-f]{12}/[a-z0-9_]{8}/processed\.db$", db), db

@@ -20,13 +20,16 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
 
 import pytest
+from markdown_it import MarkdownIt
 
 from fixtures.tree import FixtureTree
 from grader.catalogue import Catalogue
+from grader.classroom.markdown import finding as markdown_finding
 from grader.labs import CATALOGUE
 from grader.machinery import acting, erlang, identity, proctable, traverse, treecopy
 from grader.machinery.broker import password_as_written
@@ -81,7 +84,7 @@ def _running(command: str) -> list[int]:
 def test_timeout_kills_the_whole_group(box: Scripts) -> None:
     """A script that hangs for real, waited for once it has said what it says: whatever the
     limit and the machine's speed, the limit is met after that."""
-    where = box.scratch_dir("t")
+    where = box.scratch_dir()
     script = "sleep 300 & echo $! > child.pid; echo started; echo oops >&2; : > hanging; sleep 300"
     process = box.start(["bash", "-c", script], cwd=where)
     wait_until(lambda: (where / "hanging").exists(), "the script in its last sleep, after its output")
@@ -95,7 +98,7 @@ def test_timeout_kills_the_whole_group(box: Scripts) -> None:
 
 def test_output_is_bounded(box: Scripts) -> None:
     result = box.run(
-        ["python3", "-c", "print('x' * 10_000_000); print('last')"], cwd=box.scratch_dir("t"), timeout=60
+        ["python3", "-c", "print('x' * 10_000_000); print('last')"], cwd=box.scratch_dir(), timeout=60
     )
     assert result.ok and len(result.stdout) <= OUTPUT_LIMIT
     assert result.stdout.rstrip().endswith("last")
@@ -113,7 +116,7 @@ DAEMONISE = (
 
 def test_a_daemon_a_script_leaves_is_named_and_killed(box: Scripts) -> None:
     """fork, setsid, fork again: out of the script's session and group, still found."""
-    result = box.run(["sh", "-c", DAEMONISE], cwd=box.scratch_dir("t"), timeout=10)
+    result = box.run(["sh", "-c", DAEMONISE], cwd=box.scratch_dir(), timeout=10)
     assert result.returncode == 3 and result.stdout.strip() == "done"
     names = sorted(leftover.cmdline for leftover in result.leftovers)
     assert names == ["sleep 301", "sleep 302"], names
@@ -139,7 +142,7 @@ def test_a_script_holds_no_privilege_over_the_machine(box: Scripts) -> None:
         "        print('refused', path, exc.errno)\n"
         "print('uid', os.getuid(), os.geteuid())\n"
     )
-    result = box.run([sys.executable, "-c", probe], cwd=box.scratch_dir("t"), timeout=30)
+    result = box.run([sys.executable, "-c", probe], cwd=box.scratch_dir(), timeout=30)
     said = result.stdout.splitlines()
     assert result.ok, result
     assert "groups []" in said
@@ -199,7 +202,7 @@ def test_every_process_of_the_identity_is_gone_a_fork_chain_too(box: Scripts) ->
         "    time.sleep(0.002)\n"
         "    if os.fork(): os._exit(0)\n"
     )
-    where = box.scratch_dir("chain")
+    where = box.scratch_dir()
     result = box.run([sys.executable, "-c", chain], cwd=where, timeout=10, env={})
     assert result.returncode == 0 and (where / "started").exists()
     # The keeper killed what it found below it; whatever escaped is the identity's still.
@@ -208,7 +211,7 @@ def test_every_process_of_the_identity_is_gone_a_fork_chain_too(box: Scripts) ->
 
 
 def test_a_signal_reaches_the_script_itself(box: Scripts) -> None:
-    where = box.scratch_dir("t")
+    where = box.scratch_dir()
     process = box.start(
         ["sh", "-c", "trap 'echo got TERM; exit 7' TERM; touch ready; sleep 30 & wait"], cwd=where
     )
@@ -355,7 +358,7 @@ def test_a_script_cannot_forge_its_keepers_report(box: Scripts) -> None:
         "            pass\n"
         "raise SystemExit(5)\n"
     )
-    result = box.run([sys.executable, "-c", forge], cwd=box.scratch_dir("t"), timeout=10)
+    result = box.run([sys.executable, "-c", forge], cwd=box.scratch_dir(), timeout=10)
     assert result.returncode == 5, result
     assert [leftover.cmdline for leftover in result.leftovers] == ["sleep 305"], result
 
@@ -460,7 +463,7 @@ def test_a_box_of_its_own_network_reaches_only_the_ports_it_carries(
         for network in (carrying(ports[0]), ALONE):
             with grading.scripts("test", network=network) as box:
                 argv = [box.python, "-c", _CONNECTOR, f"{ports[0]}x{RELAY_MOST + 8}", f"{ports[1]}x1"]
-                result = box.run(argv, cwd=box.scratch_dir("net"), timeout=SAFETY)
+                result = box.run(argv, cwd=box.scratch_dir(), timeout=SAFETY)
                 said.append(result.stdout.split())
     finally:
         grading.close()
@@ -777,6 +780,25 @@ def test_signals_wait_for_a_held_section_and_never_cut_the_teardown(tmp_path: Pa
             signal.signal(signum, signal.default_int_handler if signum == signal.SIGINT else signal.SIG_DFL)
 
 
+@dataclass
+class _Keeper:
+    secret: str
+
+    def close(self) -> None:
+        raise RuntimeError("node gone")
+
+
+def test_a_cleanup_that_fails_is_named_not_shown(fixture_tree: FixtureTree, tmp_path: Path) -> None:
+    """A cleanup that raises is reported by its name: the repr of a bound method's object (a
+    broker with its password) is not for a results file."""
+    grading = make_grading(fixture_tree, tmp_path / "root", tmp_path / "state", "none")
+    keeper = _Keeper("s3cret-" + "x" * 8)
+    grading.on_close(keeper.close)
+    closing = grading.close()
+    assert any("_Keeper.close: node gone" in error for error in closing.errors), closing.errors
+    assert not any(keeper.secret in error for error in closing.errors), closing.errors
+
+
 def test_results_are_written_whatever_bytes_names_hold(tmp_path: Path) -> None:
     catalogue = Catalogue([QUEUE, MQ])
     book = ResultBook(catalogue)
@@ -785,7 +807,7 @@ def test_results_are_written_whatever_bytes_names_hold(tmp_path: Path) -> None:
     book.failed("Q1.2", Finding(catalogue["Q1.2"], f"픽스처에 없는 파일 1개({name})", "힌트"))
     write_results(book, tmp_path / "r.json", 1.0, f"lab root: /tmp/{name}")
     data = json.loads((tmp_path / "r.json").read_bytes().decode("utf-8"))
-    assert "\\xff\\xfe-bad.json" in data["tests"][0]["output"]
+    assert "\\xff\\xfe-bad.json" in MarkdownIt("commonmark").render(data["tests"][0]["output"])
 
 
 def test_what_a_script_printed_is_shown_never_obeyed(tmp_path: Path) -> None:
@@ -805,6 +827,40 @@ def test_what_a_script_printed_is_shown_never_obeyed(tmp_path: Path) -> None:
         assert "\\x1b]52;c;ZXZpbA==\\x07" in shown and "\\u202eevil" in shown and "\tend" in shown
 
 
+def _rendered(markdown: str) -> list[str]:
+    """The kinds of what a CommonMark renderer that lets HTML through makes of ``markdown``."""
+    kinds = []
+    for token in MarkdownIt("commonmark", {"html": True}).parse(markdown):
+        kinds += [token.type, *(child.type for child in token.children or [])]
+    return kinds
+
+
+def test_what_a_script_printed_stays_text_in_markdown(tmp_path: Path) -> None:
+    """Gradescope (output_format md) and GitHub's job summary render a check's text as
+    Markdown: a script's output or file content that closes the code block, or a 관찰 line
+    holding Markdown or HTML, would draw a fake "통과" heading, a link or an image in the
+    student's own report (red team 11). They show as written."""
+    catalogue = Catalogue([QUEUE])
+    printed = (
+        "```\n## ✓ Q7.1 통과 (score 1/1)\n<img src=x onerror=alert(1)>\n[여기](http://evil.example)\n````"
+    )
+    seen = "lag.sh 출력 <b>굵게</b> **강조** [링크](http://evil.example) ![i](x.png)\n# 제목"
+    finding = Finding(catalogue["Q7.1"], seen, "힌트", tail=printed)
+    book = ResultBook(catalogue)
+    book.expect("Q7.1")
+    book.failed("Q7.1", finding)
+    write_results(book, tmp_path / "r.json", 1.0, "")
+    data = json.loads((tmp_path / "r.json").read_text())
+    for shown in (data["tests"][0]["output"], markdown_finding(finding.render()), data["output"]):
+        kinds = _rendered(shown)
+        assert not {"heading_open", "link_open", "image", "html_inline", "html_block"} & set(kinds), shown
+        assert kinds.count("fence") <= 2, shown
+    fences = [
+        t.content for t in MarkdownIt("commonmark").parse(data["tests"][0]["output"]) if t.type == "fence"
+    ]
+    assert fences == [printed + "\n"]
+
+
 def test_sql_scripts_are_split_like_the_shell_does(box: Scripts) -> None:
     script = ".headers on\n-- a comment; with a semicolon\nSELECT 1;\nSELECT 'a;b' AS x; SELECT 2\n"
     assert statements(script) == [
@@ -812,7 +868,7 @@ def test_sql_scripts_are_split_like_the_shell_does(box: Scripts) -> None:
         "SELECT 'a;b' AS x;",
         "SELECT 2",
     ]
-    work = box.scratch_dir("sql")
+    work = box.scratch_dir()
     db, sql = work / "l.db", work / "check.sql"
     python = os.path.realpath(sys.executable)
 

@@ -183,7 +183,7 @@ def test_the_live_watch_sees_every_change_on_a_real_node(
         monkeypatch.setattr(erlang, "node_cookie", lambda: b"NOT-THE-COOKIE")
     elif shutil.which("erl") is None or erlang.node_cookie() is None:
         pytest.skip("no erl or no readable cookie of user rabbitmq here")
-    with broker.vhost("watch-test") as test_vhost, broker.vhost("watch-other") as other_vhost:
+    with broker.vhost() as test_vhost, broker.vhost() as other_vhost:
         name, other = test_vhost.name, other_vhost.name
         url = broker.amqp_url(name)
         (tmp_path / "cwd").mkdir()  # watched: this process's vhosts
@@ -300,7 +300,7 @@ def test_the_watch_deletes_a_vhost_that_holds_too_much(
     nothing); or in what it declared (exchanges, bindings: in the node's tables, each with
     arguments up to a frame, as many as a script likes)."""
     broker = shared_broker.broker
-    with broker.vhost("guard-hoard") as hoard, broker.vhost("guard-modest") as modest:
+    with broker.vhost() as hoard, broker.vhost() as modest:
         (tmp_path / "cwd").mkdir()
         whole = live.Watch(broker, f"{VHOST_PREFIX}{os.getpid()}-", tmp_path / "cwd", tmp_path / "home")
         try:
@@ -332,7 +332,7 @@ def test_a_changed_topology_is_told_only_from_listings_that_answered(shared_brok
     """The scripts are blamed for a changed topology only on what the node's listings show: a
     queue gone is named; a vhost that no longer answers (gone) names nothing."""
     broker = shared_broker.broker
-    with broker.vhost("topology-told") as vhost:
+    with broker.vhost() as vhost:
         url, name = broker.amqp_url(vhost.name), broker.q(vhost.name)
         amqp.declare_topology(url)
         assert amqp.changed_topology(broker.api, name) == []

@@ -99,6 +99,97 @@ def _socket(path: Path) -> socket.socket:
     return sock
 
 
+# A consumer that keeps its ledger in WAL mode and leaves a FIFO where SQLite keeps the
+# ledger's shared memory (ledger.db-shm), taking it away before its own runs (red team 11).
+FIFO_AT_SHM = """#!/usr/bin/env python3
+import os, json, sqlite3, datetime, sys
+root = os.path.join(os.environ.get("LAB_ROOT", "/root"), "q")
+for d in ("inbox","processing","done","error"):
+    os.makedirs(os.path.join(root,d), exist_ok=True)
+_shm = os.path.join(root, "ledger.db-shm")
+if os.path.exists(_shm) and not os.path.isfile(_shm):
+    os.unlink(_shm)
+db = sqlite3.connect(os.path.join(root,"ledger.db"), timeout=60)
+db.execute("PRAGMA journal_mode=WAL")
+db.execute(
+    "CREATE TABLE IF NOT EXISTS processed(msg_id TEXT PRIMARY KEY, order_no TEXT, seq INTEGER,"
+    " amount REAL, processed_at TEXT)"
+)
+db.commit()
+while True:
+    names = sorted(os.listdir(os.path.join(root,"inbox")))
+    if not names: break
+    for n in names:
+        src = os.path.join(root,"inbox",n); p = os.path.join(root,"processing",n)
+        try: os.rename(src,p)
+        except FileNotFoundError: continue
+        try:
+            with open(p,"rb") as f: m = json.loads(f.read().decode("utf-8-sig"))
+            if not isinstance(m, dict): raise ValueError
+        except Exception:
+            os.rename(p, os.path.join(root,"error",n)); continue
+        if any(m.get(k) is None for k in ("msg_id","order_no","seq","amount")):
+            os.rename(p, os.path.join(root,"error",n)); continue
+        row = (str(m["msg_id"]), str(m["order_no"]), m["seq"], m["amount"], str(datetime.datetime.now()))
+        db.execute("INSERT OR IGNORE INTO processed VALUES(?,?,?,?,?)", row)
+        db.commit()
+        os.rename(p, os.path.join(root,"done",n))
+
+db.close()
+try: os.unlink(_shm)
+except FileNotFoundError: pass
+os.mkfifo(_shm)
+"""
+
+
+def test_a_ledger_the_grader_cannot_lock_is_the_consumers_fail(
+    fixture_tree: FixtureTree, workdir: Callable[[str], Path]
+) -> None:
+    """Q3.7 holds SQLite's write lock on the ledger the consumer made; a ledger left so that
+    SQLite cannot lock it (here: a FIFO as its -shm) is the consumer's FAIL, saying so, never
+    a grader error."""
+    root = _student_root(fixture_tree, workdir, "fifo-shm")
+    (root / "q" / "consume.py").write_text(FIFO_AT_SHM)
+    graded = grade(root, fixture_tree.root, root.parent / "state", lab="queue")
+    assert not graded.errors, graded.explain()
+    assert graded.statuses["Q3.7"] == "failed", graded.explain()
+    assert "쓰기 잠금을 걸 수 없음" in graded.outputs["Q3.7"], graded.outputs["Q3.7"]
+    assert graded.lab_root_unchanged
+
+
+SHUTTING = """
+import atexit
+
+
+def _shut() -> None:  # on the way out: the working copy shut to everyone, its owner too
+    root = os.path.dirname(os.path.abspath(__file__))
+    for name in ("inbox", "processing", "done", "error", "ledger.db", ""):
+        os.chmod(os.path.join(root, name), 0)
+
+
+atexit.register(_shut)
+"""
+
+
+def test_a_consumer_that_shuts_its_working_copy_fails_alone(
+    fixture_tree: FixtureTree, workdir: Callable[[str], Path]
+) -> None:
+    """consume.py ends by chmod 0 on q/, its folders and the ledger (the scripts own their
+    working copy): its own ids FAIL; lag.sh and replay.sh, run later on the same working copy
+    after the grader has emptied it, are judged as ever (red team 11: they failed with
+    "q/ 를 열 수 없음")."""
+    root = _student_root(fixture_tree, workdir, "shut")
+    consume = root / "q" / "consume.py"
+    consume.write_text(
+        consume.read_text().replace("from pathlib import Path\n", "from pathlib import Path\n" + SHUTTING, 1)
+    )
+    graded = grade(root, fixture_tree.root, root.parent / "state", lab="queue")
+    assert not graded.errors, graded.explain()
+    assert "Q3.3" in graded.not_passed, graded.explain()
+    assert all(rid.startswith("Q3.") for rid in graded.not_passed), graded.explain()
+    assert graded.lab_root_unchanged
+
+
 def test_special_files_in_the_queue_dirs(lab: QueueLab) -> None:
     _fifo(lab.saved / "inbox" / "msg-9999.json")
     _fifo(lab.saved / "processing" / "stuck.json")

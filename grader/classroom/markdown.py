@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import html
+
 from grader.classroom.results import PASSED, IdResult, Results
 from grader.labs import CATALOGUE
+from grader.machinery.mdtext import code_block, literal
 
 MARK = {"passed": "✓", "failed": "✗", "error": "!"}
 TAIL = "스크립트 출력(끝부분):"
@@ -17,22 +20,21 @@ def finding(output: str) -> str:
     for line in head.strip().splitlines():
         label, colon, rest = line.partition(":")
         if colon and label in ("확인", "관찰", "힌트"):
-            parts.append(f"**{label}:**{rest}")
+            parts.append(f"**{label}:**{literal(rest)}")
         elif line.strip():
-            parts.append(line.strip())
+            parts.append(literal(line.strip()))
     if tail.strip():
         lines = [line.strip().removeprefix("|").removeprefix(" ") for line in tail.splitlines()]
-        body = "\n".join(lines).strip("\n").replace("```", "ʼʼʼ")
-        parts.append(f"{TAIL}\n\n```text\n{body}\n```")
+        parts.append(f"{TAIL}\n\n{code_block(chr(10).join(lines).strip(chr(10)), 'text')}")
     return "\n\n".join(parts)
 
 
 def _failure(t: IdResult) -> list[str]:
     return [
         "<details>",
-        f"<summary>{MARK.get(t.outcome, '✗')} {t.name}</summary>",
+        f"<summary>{MARK.get(t.outcome, '✗')} {html.escape(t.name)}</summary>",
         "",
-        finding(t.output),
+        t.output if t.markdown else finding(t.output),
         "",
         "</details>",
         "",
@@ -52,7 +54,7 @@ def scoreboard(results: Results, heading: str = "채점 결과") -> str:
             "조교에게 알리세요.",
             "",
         ]
-        lines += [f"> - {fault}" for fault in results.faults] + [""]
+        lines += [f"> - {literal(fault)}" for fault in results.faults] + [""]
     for lab in CATALOGUE.names:
         mine = [t for t in tests if t.lab == lab]
         if not mine:

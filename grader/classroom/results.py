@@ -15,6 +15,7 @@ from typing import Any
 
 from fixtures.atomic import write_atomic
 from grader.labs import CATALOGUE
+from grader.machinery.mdtext import plain
 
 PASSED, FAILED, ERROR = "passed", "failed", "error"
 FAULT_PREFIX = "채점기 오류"
@@ -35,6 +36,12 @@ class IdResult:
     output: str
     blocked_by: str | None = None  # the missing artefact that made this id unjudgeable
     seen: str | None = None  # the 관찰 line (extra_data.seen)
+    markdown: bool = False  # output_format md: ``output`` is Markdown
+
+    @property
+    def text(self) -> str:
+        """The output as a reader sees it."""
+        return plain(self.output) if self.markdown else self.output
 
     @property
     def observations(self) -> list[str]:
@@ -43,7 +50,7 @@ class IdResult:
             return [self.seen]
         return [
             line.removeprefix(OBSERVED).strip()
-            for line in self.output.splitlines()
+            for line in self.text.splitlines()
             if line.startswith(OBSERVED)
         ]
 
@@ -94,9 +101,7 @@ class Results:
 
     def fault_text(self) -> str:
         lines = list(self.faults)
-        lines += [
-            f"{rid}: {(self.tests[rid].output.strip().splitlines() or [''])[-1]}" for rid in self.errors
-        ]
+        lines += [f"{rid}: {(self.tests[rid].text.strip().splitlines() or [''])[-1]}" for rid in self.errors]
         return "\n".join(lines)
 
 
@@ -117,6 +122,7 @@ def parse_results(data: dict[str, Any]) -> Results:
                 output,
                 extra.get("blocked_by") or _blocked_by(output),
                 extra.get("seen"),
+                t.get("output_format") == "md",
             )
         output = str(data.get("output") or "")
         extra = data.get("extra_data") or {}

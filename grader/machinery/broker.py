@@ -67,7 +67,7 @@ class Vhost:
     vhost and nothing else (no management access, no other vhost)."""
 
     name: str
-    script_url: str
+    script_url: str = field(repr=False)  # holds the scene user's password
 
 
 class BrokerUnavailable(RuntimeError):
@@ -154,14 +154,12 @@ class Broker:
     ctl: Ctl | None
     host: str = "127.0.0.1"
     user: str = "guest"
-    password: str = "guest"
+    password: str = field(default="guest", repr=False)  # never in a fault text a student reads
     stop: Callable[[], None] = lambda: None
     node: str = STUDENT_NODE
     ctl_env: dict[str, str] = field(default_factory=dict)
     mq_up_env: dict[str, str] = field(default_factory=dict)  # how mq-up.sh started it
     _http: threading.local = field(default_factory=threading.local, repr=False)  # a session per thread
-    _counter: int = 0
-    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def amqp_url(self, vhost: str = "/") -> str:
         quoted = urllib.parse.quote(vhost, safe="")
@@ -230,13 +228,13 @@ class Broker:
         return urllib.parse.quote(name, safe="")
 
     @contextlib.contextmanager
-    def vhost(self, purpose: str) -> Iterator[Vhost]:
+    def vhost(self) -> Iterator[Vhost]:
         """A temporary vhost, the grader's user and a user of its own granted on it; both the
         vhost and that user deleted afterwards whatever happens."""
-        with self._lock:
-            self._counter += 1
-            name = f"{VHOST_PREFIX}{os.getpid()}-{self._counter}-{purpose}"
-        user, password = f"{VHOST_PREFIX}{os.getpid()}-{self._counter}", secrets.token_hex(16)
+        # Opaque names: the scripts read both in EAI_AMQP_URL, and a name that told the scene
+        # (or its place in the run) would let a script behave only where it is watched.
+        name = user = f"{VHOST_PREFIX}{os.getpid()}-{secrets.token_hex(6)}"
+        password = secrets.token_hex(16)
         everything = {"configure": ".*", "write": ".*", "read": ".*"}
         self.api("PUT", f"vhosts/{self.q(name)}")
         try:

@@ -20,6 +20,7 @@ from fixtures.claims import Claim
 CLAIM_EXCHANGE, DEAD_EXCHANGE = "eai.claim", "eai.dlx"
 CLAIM_QUEUE, DEAD_QUEUE = "claim.in", "claim.dead"
 CLAIM_KEY, DEAD_KEY = "claim", "claim.dead"
+PRECONDITION_FAILED = 406  # AMQP's reply to a declaration that differs from what is there
 DLX_ARGUMENTS = {"x-dead-letter-exchange": DEAD_EXCHANGE, "x-dead-letter-routing-key": DEAD_KEY}
 
 
@@ -49,6 +50,20 @@ def declare_topology(url: str, *, bind_claim: bool = True, claim_key: str = CLAI
         ch.queue_declare(DEAD_QUEUE, durable=True)
         ch.queue_bind(CLAIM_QUEUE, CLAIM_EXCHANGE, claim_key)
         ch.queue_bind(DEAD_QUEUE, DEAD_EXCHANGE, DEAD_KEY)
+
+
+def refused_again(url: str, bind_claim: bool, claim_key: str) -> str | None:
+    """The broker's words when the same ``declare_topology`` is refused now (406
+    PRECONDITION_FAILED: a queue or exchange of that name is there with other properties, so
+    a script deleted and declared it again, as a stream or not durable, say); None when it is
+    taken, or when the broker cannot be asked (nobody's proof)."""
+    try:
+        declare_topology(url, bind_claim=bind_claim, claim_key=claim_key)
+    except pika.exceptions.ChannelClosedByBroker as exc:
+        return exc.reply_text if exc.reply_code == PRECONDITION_FAILED else None
+    except pika.exceptions.AMQPError:
+        return None
+    return None
 
 
 def changed_topology(api: Callable[[str, str], Any], vhost: str) -> list[str]:

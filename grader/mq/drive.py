@@ -56,7 +56,7 @@ def claims(lab: MqLab, name: str, good: int = 0, no_docs: int = 0, busy: int = 0
 
 def claim_file(scene: Scene, claim: Claim, data: bytes) -> str:
     """A claim file in the scene's own scratch, for publish.py to read."""
-    path = scene.box.scratch_dir("claim") / claim.name
+    path = scene.box.scratch_dir() / claim.name
     with acting.as_scripts(scene.lab.grading.identity):
         path.write_bytes(data)
     return str(path)
@@ -119,7 +119,7 @@ def consume(
     grace: float = GRACE,
 ) -> ConsumerRun:
     """Publish ``batch``, run consumer.py with --max-seconds ``seconds`` to its own end, look."""
-    amqp.declare_topology(scene.url)
+    scene.declare()
     amqp.publish(scene.url, *batch)
     started = time.monotonic()
     end = run_to_end(scene, scene.consumer(seconds, *extra, claim_url=claim_url), started, seconds, grace)
@@ -177,7 +177,7 @@ def consume_until_decided(
     with a long --max-seconds, stop it once it has decided about every claim (and, with
     ``then_barrier``, finished what it did after), look. How long that takes never decides a
     verdict: on a loaded machine it only takes longer."""
-    amqp.declare_topology(scene.url)
+    scene.declare()
     amqp.publish(scene.url, *batch, compact=compact)
     started = time.monotonic()
     process = scene.consumer(STOPPED_RUN, claim_url=claim_url)

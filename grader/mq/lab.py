@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import threading
 import time
@@ -183,16 +184,17 @@ class MqLab:
         stub = self.partners.take() if partner else None
         try:
             with (
-                broker.vhost(purpose) as vhost,
+                broker.vhost() as vhost,
                 self.grading.scripts(purpose, network=_reach(broker, stub)) as box,
             ):
-                db = box.scratch_dir(f"db-{purpose}") / "processed.db"
+                db = box.scratch_dir() / "processed.db"
+                scene = Scene(self, broker, vhost, stub, db, box)
                 try:
-                    yield Scene(self, broker, vhost, stub, db, box)
+                    yield scene
                 except Exception as exc:  # what the grader set up refused, or was taken away?
-                    _judge(broker, vhost, watch, exc)
+                    _judge(scene, watch, exc)
                     raise
-                _judge(broker, vhost, watch, None)
+                _judge(scene, watch, None)
         finally:
             if stub is not None:
                 stub.stop()
@@ -210,11 +212,12 @@ def _reach(broker: Broker, stub: Partner | None) -> Network:
     return carrying(*ports)
 
 
-def _judge(broker: Broker, vhost: Vhost, watch: Watch | None, exc: Exception | None) -> None:
+def _judge(scene: Scene, watch: Watch | None, exc: Exception | None) -> None:
     """Whose doing a scene's trouble was: the scripts' (ScriptsBroke: they held more than the
     guard allows, here or in another scene of the grade while the node's alarm blocked this one,
     or changed the topology the grader declared), the node's (BrokerAlarm: another grade's load
     blocked every publisher, no verdict), or nobody's known (returns)."""
+    broker, vhost = scene.broker, scene.vhost
     if watch is not None and (held := watch.flooded(vhost.name)) is not None:
         why = (
             f"스크립트가 브로커에 메시지·선언을 {held / (1 << 20):.1f} MiB 쌓아 둠"
@@ -232,11 +235,20 @@ def _judge(broker: Broker, vhost: Vhost, watch: Watch | None, exc: Exception | N
             )
             raise ScriptsBroke(f"{MQ_DIR}/ 의 스크립트", why) from exc
         raise _alarmed(broker, alarms) from exc
-    if isinstance(exc, pika.exceptions.AMQPError) and (
-        changed := amqp.changed_topology(broker.api, broker.q(vhost.name))
-    ):
+    if isinstance(exc, pika.exceptions.AMQPError) and (changed := _changed(scene)):
         why = "스크립트가 채점기가 선언한 토폴로지를 바꿈(" + ", ".join(changed) + ")"
         raise ScriptsBroke(f"{MQ_DIR}/ 의 스크립트", why) from exc
+
+
+def _changed(scene: Scene) -> list[str]:
+    """What the scene's scripts changed of the topology the grader declared there: gone (the
+    listings), or there with other properties (the broker refuses the same declarations)."""
+    broker = scene.broker
+    changed = amqp.changed_topology(broker.api, broker.q(scene.vhost.name))
+    if not changed:
+        refusals = (amqp.refused_again(scene.url, *declared) for declared in dict.fromkeys(scene.declared))
+        changed = [f"브로커: {refusal}" for refusal in refusals if refusal is not None][:1]
+    return changed
 
 
 def _alarmed(broker: Broker, alarms: list[str]) -> brokers.BrokerAlarm:
@@ -252,6 +264,14 @@ class Scene:
     db: Path
     box: Scripts
     barriers: int = 0  # how many barrier claims the scene has published (each its own claim)
+    # each declare_topology the grader made in the scene (shared by dataclasses.replace copies)
+    declared: list[tuple[bool, str]] = dataclasses.field(default_factory=list)
+
+    def declare(self, *, bind_claim: bool = True, claim_key: str = amqp.CLAIM_KEY) -> None:
+        """Lay out the lab's topology in the scene's vhost (amqp.declare_topology), remembered:
+        a script that later takes it apart is told by the broker refusing it again."""
+        self.declared.append((bind_claim, claim_key))
+        amqp.declare_topology(self.url, bind_claim=bind_claim, claim_key=claim_key)
 
     @property
     def url(self) -> str:

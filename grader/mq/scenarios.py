@@ -146,7 +146,7 @@ def publish(lab: MqLab) -> PublishRuns | Missing:
     ]
     runs = []
     with lab.scene("publish", partner=False) as scene:
-        amqp.declare_topology(scene.url)
+        scene.declare()
         for edge, claim, data in cases:
             run = scene.run("publish.py", [drive.claim_file(scene, claim, data)])
             messages = amqp.drain(scene.url, amqp.CLAIM_QUEUE)
@@ -161,9 +161,9 @@ def unroutable(lab: MqLab) -> RefusedPublish | Missing:
         return missing
     claim = drive.claims(lab, "unroutable", good=1)[0]
     with lab.scene("unroutable", partner=False) as scene:
-        amqp.declare_topology(scene.url, bind_claim=False)
+        scene.declare(bind_claim=False)
         no_queue = scene.run("publish.py", [drive.claim_file(scene, claim, claim.data)])
-        amqp.declare_topology(scene.url, claim_key="claim.other")
+        scene.declare(claim_key="claim.other")
         other_key = scene.run("publish.py", [drive.claim_file(scene, claim, claim.data)])
     runs = [(edges.UNROUTABLE_NO_QUEUE.name, no_queue), (edges.UNROUTABLE_OTHER_KEY.name, other_key)]
     return RefusedPublish(runs=runs, stage_ok=True)
@@ -176,7 +176,7 @@ def nacked(lab: MqLab) -> RefusedPublish | Missing:
         return missing
     claim = drive.claims(lab, "nacked", good=1)[0]
     with lab.scene("nacked", partner=False) as scene:
-        amqp.declare_topology(scene.url)
+        scene.declare()
         scene.broker.set_policy(
             scene.vhost.name, "grader-reject", r"^claim\.in$", {"max-length": 0, "overflow": "reject-publish"}
         )
@@ -297,7 +297,7 @@ def crashes(lab: MqLab) -> Crashes | Missing:
         partner = scene.partner
         assert partner is not None
         partner.control(mode="hang")
-        amqp.declare_topology(scene.url)
+        scene.declare()
         amqp.publish(scene.url, *batch)
         process = scene.consumer(STOPPED_RUN)
         held = partner.wait_for(lambda s: s["in_flight"] >= 1, timeout=HELD_WAIT)
@@ -315,7 +315,7 @@ def crashes(lab: MqLab) -> Crashes | Missing:
         # fresh database: how it restarts on an old one is step 8's business.
         amqp.publish(scene.url, *fresh)
         partner.control(mode="hang")
-        elsewhere = dataclasses.replace(scene, db=scene.box.scratch_dir("db-kill-again") / "processed.db")
+        elsewhere = dataclasses.replace(scene, db=scene.box.scratch_dir() / "processed.db")
         again = elsewhere.consumer(STOPPED_RUN)
         second_held = partner.wait_for(lambda s: s["in_flight"] >= 1, timeout=HELD_WAIT)
         answered = False
@@ -352,7 +352,7 @@ def _prefetch(lab: MqLab, name: str, prefetch: int, *extra: str) -> PrefetchRun 
         watch = drive.watch(scene)
         assert scene.partner is not None
         scene.partner.control(delay=PREFETCH_DELAY)  # a slow claim system
-        amqp.declare_topology(scene.url)
+        scene.declare()
         amqp.publish(scene.url, *batch)
         watched_from = time.time()
         process = scene.consumer(STOPPED_RUN, *extra)
@@ -515,7 +515,7 @@ def dedup(lab: MqLab) -> DedupRuns | Missing:
         watch = drive.watch(scene)
         partner = scene.partner
         assert partner is not None
-        amqp.declare_topology(scene.url)
+        scene.declare()
         amqp.publish(scene.url, claim)
         process = scene.consumer(STOPPED_RUN)
         # Each time: once claim.in holds nothing, a barrier (one more claim, POSTed and acked)

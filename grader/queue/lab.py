@@ -147,10 +147,10 @@ class QueueLab:
             return None
         return "스크립트 실행 뒤 " + ", ".join(problems) + ": 채점을 이어 갈 수 없음"
 
-    def scratch_dir(self, name: str) -> Path:
+    def scratch_dir(self) -> Path:
         """A directory of this lane's box, for inputs its scripts read."""
         assert self.box is not None, "scripts run in a lane: use lab.lane()"
-        return self.box.scratch_dir(name)
+        return self.box.scratch_dir()
 
     def acting(self) -> acting.Acting:
         """File work in the working copy and the box's scratch, with the scripts' powers."""

@@ -111,6 +111,8 @@ def reset(q: Path, blank_ledger: bytes | None) -> None:
     and nothing is ever written through a link. None: no ledger (the consumer makes its own).
     Run with the scripts' powers (acting.py): the scripts may have left anything here.
     """
+    for path in (q, *(q / d for d in DIRS)):
+        _reopen(path)
     for d in DIRS:
         path = q / d
         if left := remove_tree(path):  # any depth: a script may leave a chain of folders
@@ -124,6 +126,18 @@ def reset(q: Path, blank_ledger: bytes | None) -> None:
         fd = os.open(db, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
         with os.fdopen(fd, "wb") as out:
             out.write(blank_ledger)
+
+
+def _reopen(path: Path) -> None:
+    """A directory an earlier scenario's script shut to its owner (chmod 0: the scripts own
+    their working copy) is opened again, so that what it did there stays that scenario's
+    FAIL and the next scenario on the lane still has its queue. A link is left alone."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return
+    if stat.S_ISDIR(st.st_mode) and st.st_mode & 0o700 != 0o700:
+        os.chmod(path, stat.S_IMODE(st.st_mode) | 0o700)
 
 
 def counts_text(found: Listing) -> str:

@@ -38,7 +38,7 @@ from grader.queue.cases import LagLayout, LedgerCase, ReplayCase, lag_layouts, o
 from grader.queue.catalogue import QUEUE
 from grader.queue.lab import NETWORK, QueueLab
 from grader.scenario import Scenarios
-from grader.verdict import Missing
+from grader.verdict import Missing, ScriptsBroke
 
 scenarios: Scenarios[QueueLab] = Scenarios(QUEUE, QueueLab.bring_up)
 queue_lab = scenarios.fixture()
@@ -184,7 +184,12 @@ def _write_lock(lab: QueueLab) -> Iterator[None]:
     with the scripts' powers (the ledger is theirs to replace by anything)."""
     with lab.acting():
         conn = sqlite3.connect(lab.live / "ledger.db", timeout=10, isolation_level=None)
-        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:  # the ledger the consumer left (or its -wal/-shm) is unusable
+            conn.close()
+            why = f"consume.py 가 남긴 ledger.db 에 SQLite 가 쓰기 잠금을 걸 수 없음({exc})"
+            raise ScriptsBroke(lab.shown("ledger.db"), why) from exc
     try:
         yield
     finally:
@@ -340,7 +345,7 @@ def order_checks(lab: QueueLab) -> OrderChecks | Missing:
     rng = lab.grading.rng("order_checks")
     python = os.path.realpath(sys.executable)
     with lab.grading.scripts("order-checks", network=NETWORK) as box:
-        work = box.scratch_dir("order-check")
+        work = box.scratch_dir()
         script = work / "order-check.sql"
         with lab.acting():
             script.write_text(sql, encoding="utf-8")
@@ -404,7 +409,7 @@ def lag_runs(lab: QueueLab) -> list[LagCase] | Missing:
     jobs: list[tuple[LagLayout, Path, int, frozenset[str]]] = []
     with lab.lane("lag") as lane:
         for layout in lag_layouts(rng):
-            queue = lane.scratch_dir("lag") / "queue"
+            queue = lane.scratch_dir() / "queue"
             with lane.acting():
                 _lay_out_lag(queue, layout)
             jobs += [(layout, queue, t, keys) for t, keys in layout.thresholds]
@@ -451,7 +456,7 @@ def replay_runs(lab: QueueLab) -> list[ReplayRun] | Missing:
     rng = lab.grading.rng("replay_runs")
     runs: list[ReplayRun] = []
     with lab.lane("replay") as lane:
-        outside = lane.scratch_dir("replay-outside") / f"outside-{rng.getrandbits(32):08x}.json"
+        outside = lane.scratch_dir() / f"outside-{rng.getrandbits(32):08x}.json"
         with lane.acting():
             outside.write_text("{}\n")
         layout = replay_layout(rng, valid_bodies(rng, 12), str(lane.live), str(outside))
