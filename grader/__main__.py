@@ -43,6 +43,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     from grader.classroom.runjob import sandbox_options
     from grader.classroom.shards import WHOLE
     from grader.machinery.broker import password_as_written
+    from grader.machinery.interrupts import Interrupts
     from grader.machinery.sandbox import NONE
 
     scripts_root, sandbox = sandbox_options(args.scripts_root, args.sandbox)
@@ -67,7 +68,14 @@ def cmd_batch(args: argparse.Namespace) -> int:
         sandbox=sandbox,
         shard=args.shard or WHOLE,
     )
-    graded = run_batch(args.submissions, options)
+    # The first Ctrl-C (or SIGTERM, SIGHUP) stops the batch: every grader run is stopped and
+    # restores its copy; later ones only say so, so they cannot cut that cleanup short.
+    Interrupts().install()
+    try:
+        graded = run_batch(args.submissions, options)
+    except KeyboardInterrupt:
+        print(f"batch: interrupted; {args.out} holds no finished output (run it again)", file=sys.stderr)
+        return 130
     faults = [g.name for g in graded if g.status == FAULT]
     print(f"batch: {len(graded)} submissions → {args.out / 'grades.csv'}, {args.out / 'report.html'}")
     if faults:
