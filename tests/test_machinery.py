@@ -10,6 +10,7 @@ import json
 import os
 import re
 import resource
+import secrets
 import shutil
 import signal
 import socket
@@ -85,7 +86,8 @@ def test_timeout_kills_the_whole_group(box: Scripts) -> None:
     """A script that hangs for real, waited for once it has said what it says: whatever the
     limit and the machine's speed, the limit is met after that."""
     where = box.scratch_dir()
-    script = "sleep 300 & echo $! > child.pid; echo started; echo oops >&2; : > hanging; sleep 300"
+    nap = f"sleep 300.{secrets.randbelow(10**6):06d}"  # no other process of the machine's is this one
+    script = f"{nap} & echo $! > child.pid; echo started; echo oops >&2; : > hanging; {nap}"
     process = box.start(["bash", "-c", script], cwd=where)
     wait_until(lambda: (where / "hanging").exists(), "the script in its last sleep, after its output")
     result = process.wait(0.1)
@@ -93,7 +95,7 @@ def test_timeout_kills_the_whole_group(box: Scripts) -> None:
     assert result.stdout.strip() == "started" and result.tail() == "oops"
     assert "강제 종료" in result.describe()
     assert not result.leftovers  # the grader ended it: what it left is not its doing
-    assert not _running("sleep 300")
+    assert not _running(nap)
 
 
 def test_output_is_bounded(box: Scripts) -> None:
