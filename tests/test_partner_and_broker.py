@@ -312,6 +312,19 @@ def test_a_scene_vhost_cannot_take_the_nodes_memory(shared_broker: SharedBroker)
             for each in connections:
                 with contextlib.suppress(pika.exceptions.AMQPError):
                     each.close()
+        # Connections: at most USER_LIMITS' for the scene's user; the grader's own still come.
+        held = []
+        try:
+            with pytest.raises(pika.exceptions.AMQPError):
+                for _ in range(USER_LIMITS["max-connections"] + 1):
+                    held.append(pika.BlockingConnection(pika.URLParameters(vhost.script_url)))
+            assert len(held) == USER_LIMITS["max-connections"]
+            grader = pika.BlockingConnection(pika.URLParameters(shared_broker.broker.amqp_url(vhost.name)))
+            grader.close()
+        finally:
+            for each in held:
+                with contextlib.suppress(pika.exceptions.AMQPError):
+                    each.close()
         script = urllib.parse.urlsplit(vhost.script_url)
         as_script = requests.put(
             f"http://127.0.0.1:{shared_broker.broker.mgmt_port}/api/vhost-limits/"

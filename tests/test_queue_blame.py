@@ -146,14 +146,14 @@ def test_a_ledger_the_grader_cannot_lock_is_the_consumers_fail(
     fixture_tree: FixtureTree, workdir: Callable[[str], Path]
 ) -> None:
     """Q3.7 holds SQLite's write lock on the ledger the consumer made; a ledger left so that
-    SQLite cannot lock it (here: a FIFO as its -shm) is the consumer's FAIL, saying so, never
-    a grader error."""
+    SQLite cannot lock it (here: a FIFO as its -shm, once a disk I/O error) is the consumer's
+    FAIL, saying so, never a grader error."""
     root = _student_root(fixture_tree, workdir, "fifo-shm")
     (root / "q" / "consume.py").write_text(FIFO_AT_SHM)
     graded = grade(root, fixture_tree.root, root.parent / "state", lab="queue")
     assert not graded.errors, graded.explain()
     assert graded.statuses["Q3.7"] == "failed", graded.explain()
-    assert "쓰기 잠금을 걸 수 없음" in graded.outputs["Q3.7"], graded.outputs["Q3.7"]
+    assert "일반 파일이 아님" in graded.outputs["Q3.7"], graded.outputs["Q3.7"]
     assert graded.lab_root_unchanged
 
 
@@ -186,6 +186,38 @@ def test_a_consumer_that_shuts_its_working_copy_fails_alone(
     graded = grade(root, fixture_tree.root, root.parent / "state", lab="queue")
     assert not graded.errors, graded.explain()
     assert "Q3.3" in graded.not_passed, graded.explain()
+    assert all(rid.startswith("Q3.") for rid in graded.not_passed), graded.explain()
+    assert graded.lab_root_unchanged
+
+
+FIFO_AT_JOURNAL = """
+import atexit
+
+
+def _fifo() -> None:  # on the way out: a FIFO where SQLite looks for the ledger's hot journal
+    os.mkfifo(os.path.join(os.path.dirname(os.path.abspath(__file__)), "ledger.db-journal"))
+
+
+atexit.register(_fifo)
+"""
+
+
+def test_a_fifo_beside_the_ledger_is_a_fail_not_a_hung_grade(
+    fixture_tree: FixtureTree, workdir: Callable[[str], Path]
+) -> None:
+    """SQLite opens a database's -journal itself, blocking on a FIFO for ever: consume.py
+    leaving one beside the ledger hung the grade, Ctrl-C included (red team 12). The grader
+    asks first: consume.py's ids FAIL saying so, and the grade ends."""
+    root = _student_root(fixture_tree, workdir, "fifo-journal")
+    consume = root / "q" / "consume.py"
+    consume.write_text(
+        consume.read_text().replace(
+            "from pathlib import Path\n", "from pathlib import Path\n" + FIFO_AT_JOURNAL, 1
+        )
+    )
+    graded = grade(root, fixture_tree.root, root.parent / "state", lab="queue", timeout=240)
+    assert not graded.errors, graded.explain()
+    assert "Q3.5" in graded.not_passed and "일반 파일이 아님" in graded.outputs["Q3.5"], graded.explain()
     assert all(rid.startswith("Q3.") for rid in graded.not_passed), graded.explain()
     assert graded.lab_root_unchanged
 

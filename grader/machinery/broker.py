@@ -39,11 +39,14 @@ from grader.machinery.plugins import shown as shown_plugins
 VHOST_PREFIX = "lab-grader-"
 # Bounds of a scene's vhost (see Broker._bound): a lab's scenes use two or three queues, a
 # few connections and at most a few hundred claims of a few KiB each.
-VHOST_LIMITS = {"max-queues": 32, "max-connections": 64}
+VHOST_LIMITS = {"max-queues": 32}
 QUEUE_BOUNDS = {"max-length": 10_000, "max-length-bytes": 8 << 20}
 # The scene's user: channels are not capped per vhost, and a node offers 2,047 a connection
 # (64 connections x 2,047 channels of one script's set off the node's memory alarm).
-USER_LIMITS = {"max-channels": 256}
+# Connections are capped on the user, not the vhost: a vhost's cap counts the grader's own
+# connections too, and a script that took all 64 made the grader's publish a grader error
+# (red team 12).
+USER_LIMITS = {"max-channels": 256, "max-connections": 64}
 STUDENT_NODE = "rabbit@localhost"
 CTL_TIMEOUT = 60.0
 # Broker administration is retried on failures that other graders' work on the same node can

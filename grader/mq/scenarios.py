@@ -18,7 +18,7 @@ import pytest
 import requests
 
 from fixtures.claims import Claim, Outcome
-from grader.machinery import acting
+from grader.machinery import acting, sqlitebound
 from grader.machinery.broker import BrokerUnavailable
 from grader.machinery.runner import Process, RunResult
 from grader.machinery.waiting import waiting_on
@@ -406,7 +406,7 @@ def _record_held(scene: Scene) -> Iterator[Callable[[], None]]:
     when the file is not there or not SQLite (M8.3 says so)."""
     conn: sqlite3.Connection | None = None
     with acting.as_scripts(scene.lab.grading.identity):
-        if drive.is_sqlite(scene.db):
+        if drive.is_sqlite(scene.db) and sqlitebound.not_a_file(scene.db) is None:
             with contextlib.suppress(sqlite3.Error):
                 conn = sqlite3.connect(scene.db, timeout=10, isolation_level=None)
                 conn.execute("BEGIN IMMEDIATE")

@@ -15,7 +15,7 @@ from grader.machinery.textfile import kind
 
 COLUMNS = ("msg_id", "order_no", "seq", "amount", "processed_at")
 SQLITE_HEADER = b"SQLite format 3\x00"
-COMPANIONS = ("-journal", "-wal", "-shm")  # files SQLite keeps beside a database
+COMPANIONS = sqlitebound.COMPANIONS  # files SQLite keeps beside a database
 CANONICAL_DDL = (
     "CREATE TABLE processed (msg_id TEXT PRIMARY KEY, order_no TEXT NOT NULL, "
     "seq INTEGER NOT NULL, amount INTEGER NOT NULL, processed_at TEXT NOT NULL)"
@@ -32,6 +32,8 @@ class Row:
 
 
 def _connect(db: Path) -> sqlite3.Connection:
+    if (odd := sqlitebound.not_a_file(db)) is not None:  # SQLite would block on a FIFO there
+        raise sqlite3.OperationalError(f"{odd} 이(가) 일반 파일이 아님")
     return sqlitebound.bounded(sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10))
 
 
@@ -52,6 +54,8 @@ def problem(db: Path) -> str | None:
         return exc.reason
     if head and head != SQLITE_HEADER:
         return "SQLite 데이터베이스 파일이 아님(파일 첫머리가 'SQLite format 3' 이 아님)"
+    if (odd := sqlitebound.not_a_file(db)) is not None:
+        return f"옆의 {odd} 이(가) 일반 파일이 아님(FIFO·링크 등): SQLite 가 열 수 없음"
     try:
         with closing(_connect(db)) as conn:
             conn.execute("SELECT count(*) FROM sqlite_master").fetchone()

@@ -28,6 +28,7 @@ from fixtures.queue_messages import (
     race_copies,
     valid_bodies,
 )
+from grader.machinery import sqlitebound
 from grader.machinery.inotify import Travel, Watcher, travel
 from grader.machinery.runner import Process, RunResult
 from grader.machinery.sqlscript import SqlResult, run_sql_script, run_sql_scripts
@@ -183,6 +184,9 @@ def _write_lock(lab: QueueLab) -> Iterator[None]:
     """Hold SQLite's write lock on the live ledger (a copy the grader made, see lab.reset),
     with the scripts' powers (the ledger is theirs to replace by anything)."""
     with lab.acting():
+        if (odd := sqlitebound.not_a_file(lab.live / "ledger.db")) is not None:
+            why = f"consume.py 가 남긴 {odd} 이(가) 일반 파일이 아님(FIFO·링크 등): SQLite 가 열 수 없음"
+            raise ScriptsBroke(lab.shown(odd), why)
         conn = sqlite3.connect(lab.live / "ledger.db", timeout=10, isolation_level=None)
         try:
             conn.execute("BEGIN IMMEDIATE")
