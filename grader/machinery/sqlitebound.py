@@ -22,14 +22,15 @@ COMPANIONS = ("-journal", "-wal", "-shm")  # files SQLite opens beside a databas
 
 def not_a_file(db: Path) -> str | None:
     """The first of ``db`` and the files SQLite keeps beside it that is there but is not a
-    regular file (a FIFO, a socket, a device, a link, a folder), by name; None when SQLite
-    may open them. SQLite opens them itself, without O_NONBLOCK: a FIFO left as a database's
+    regular file (a FIFO, a socket, a device, a folder, a link to one), by name; None when
+    SQLite may open them (a link to a regular file is opened through, as SQLite does).
+    SQLite opens them itself, without O_NONBLOCK: a FIFO left as a database's
     -journal blocks the opening thread until somebody writes to it, for ever (red team 12
     hung a grade that way, Ctrl-C included). Ask before SQLite opens a file scripts made."""
     for name in (db.name, *(db.name + suffix for suffix in COMPANIONS)):
         try:
-            mode = os.lstat(db.with_name(name)).st_mode
-        except FileNotFoundError:
+            mode = os.stat(db.with_name(name)).st_mode
+        except FileNotFoundError:  # (a dangling link too: SQLite finds nothing there either)
             continue
         except OSError:
             return name
