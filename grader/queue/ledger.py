@@ -82,11 +82,11 @@ def msg_id_is_unique(db: Path) -> bool:
 
     ``ON CONFLICT(msg_id)`` only prepares when such a constraint exists; EXPLAIN runs nothing.
     """
-    with closing(_connect(db)) as conn:
-        try:
+    try:
+        with closing(_connect(db)) as conn:
             conn.execute("EXPLAIN INSERT INTO processed(msg_id) VALUES ('x') ON CONFLICT(msg_id) DO NOTHING")
-        except sqlite3.Error:
-            return False
+    except sqlite3.Error:
+        return False
     return True
 
 

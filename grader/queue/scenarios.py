@@ -55,6 +55,7 @@ class ConsumeRun:
     rows: list[ledger.Row] | None  # None: no readable processed table
     rows_error: str = ""
     travel: Travel | None = None
+    unique: bool | None = None  # the ledger left still keeps msg_id unique; None: no table
 
 
 @dataclass(frozen=True)
@@ -78,12 +79,20 @@ def _read_rows(q: Path) -> tuple[list[ledger.Row] | None, str]:
         return None, f"ledger.db: {exc.reason}"
 
 
+def _still_unique(q: Path, rows: list[ledger.Row] | None) -> bool | None:
+    """Whether the ledger a consumer left still has its constraint on msg_id: a consumer that
+    drops it in some runs only (a small inbox, say) deduplicates by luck there (Q3.6: "a
+    constraint, not luck"). None when there is no table to ask."""
+    return None if rows is None else ledger.msg_id_is_unique(q / "ledger.db")
+
+
 def _observe(
     lab: QueueLab, messages: QueueSet, runs: tuple[RunResult, ...], seen: Travel | None = None
 ) -> ConsumeRun:
     with lab.acting():
         rows, error = _read_rows(lab.live)
-        return ConsumeRun(messages, runs, queuedir.listing(lab.live), rows, error, seen)
+        listing = queuedir.listing(lab.live)
+        return ConsumeRun(messages, runs, listing, rows, error, seen, _still_unique(lab.live, rows))
 
 
 def _deliver(lab: QueueLab, messages: QueueSet) -> None:
@@ -168,6 +177,7 @@ class Race:
     rows_per_id: dict[str, int]
     contended: bool  # both were seen waiting at the lock, each holding its copy
     attempts: int
+    unique: bool | None  # the ledger left still keeps msg_id unique; None: no table
 
 
 @dataclass(frozen=True)
@@ -252,12 +262,14 @@ def _race_once(lab: QueueLab, copies: tuple[QueueFile, QueueFile]) -> tuple[Race
     runs = tuple(lab.wait_consume(p) for p in (a, b))
     with lab.acting():
         rows, _ = _read_rows(lab.live)
+        unique = _still_unique(lab.live, rows)
     race = Race(
         QueueSet(copies),
         runs,
         dict(Counter(r.msg_id for r in rows or [])),
         contended=state_a == state_b == "holding",
         attempts=1,
+        unique=unique,
     )
     return race, "late" in (state_a, state_b)
 

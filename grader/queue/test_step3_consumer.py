@@ -244,6 +244,20 @@ def _show(row: ledger.Row, message: object) -> str:
     )
 
 
+def _expect_constraint_kept(req: Check, left: Iterable[tuple[str, bool | None]]) -> None:
+    """Every ledger a consume.py run left still has its constraint on msg_id ("a constraint,
+    not luck"): dropped in some runs, duplicates are kept out there by luck or by a SELECT."""
+    __tracebackhide__ = True
+    lost = [what for what, unique in left if unique is False]
+    req.expect(
+        not lost,
+        "consume.py 가 돌고 난 원장의 processed 에서 msg_id 의 PRIMARY KEY/UNIQUE 제약이 사라짐: "
+        + ", ".join(lost),
+        hint="중복은 DB 제약이 거르게 하세요(CREATE TABLE IF NOT EXISTS 로 제약을 지키고, 테이블을 "
+        "제약 없이 다시 만들거나 지우지 마세요).",
+    )
+
+
 @pytest.mark.req("Q3.6")
 def test_Q3_6_rerun_adds_no_row(req: Check, fresh_run: Rerun) -> None:
     rerun = fresh_run
@@ -264,6 +278,14 @@ def test_Q3_6_rerun_adds_no_row(req: Check, fresh_run: Rerun) -> None:
     )
     left = sorted(rerun.again.messages.names - rerun.again.after["done"])
     req.expect(not left, f"다시 넣은 (중복) 메시지가 done/ 에 없음: {_names(left)}")
+    _expect_constraint_kept(
+        req,
+        [
+            (f"메시지 {len(rerun.first.messages.files)}개로 처음 돌린 뒤", rerun.first.unique),
+            ("같은 메시지를 다시 넣고 돌린 뒤", rerun.again.unique),
+            ("처리한 msg_id 를 단 독약 메시지로 돌린 뒤", rerun.known_ids.unique),
+        ],
+    )
 
 
 @pytest.mark.req("Q3.7")
@@ -302,6 +324,14 @@ def test_Q3_7_two_consumers_at_once(req: Check, two_consumers: TwoConsumers) -> 
     req.expect(
         len(ids) == len(set(ids)) == len(expected) and set(ids) == expected,
         f"{what}: 행 {len(ids)}개(고유 msg_id {len(set(ids))}개), 기대 {len(expected)}개",
+    )
+    _expect_constraint_kept(
+        req,
+        [
+            (f"같은 msg_id 의 사본을 하나씩 쥔 두 consume.py({how}) 뒤", race.unique),
+            (f"메시지 {len(earlier.messages.files)}개로 먼저 한 번 돌린 뒤", earlier.unique),
+            (f"메시지 {len(crowd.messages.files)}개에 두 consume.py 를 동시에 돌린 뒤", crowd.unique),
+        ],
     )
 
 
