@@ -249,6 +249,10 @@ class Grading:
     def _open(self, protected: Sequence[str], graded: Collection[str]) -> None:
         config = self.config
         _check_no_password_shown(config, self.sandbox)
+        # What scripts of a dead grader still run goes first: a recovery (or its refusal) acts on
+        # a tree nothing else changes any more (a leftover consume.py kept moving files while a
+        # refused run's tree was being compared).
+        swept = Identity.sweep()
         self.rundir = RunDir.for_lab_root(
             config.state_dir, config.lab_root, recoveries=(stop_leftover_nodes,), protected=protected
         )
@@ -256,7 +260,7 @@ class Grading:
         self._guarded("removing the scratch", lambda: self._found.errors.extend(
             f"could not remove {left}" for left in self.rundir.close()
         ))  # fmt: skip
-        if swept := Identity.sweep():
+        if swept:
             self.recovered.append(
                 f"killed {len(swept)} process(es) left by an interrupted run (중단된 채점의 프로세스를 끝냄)"
             )

@@ -105,14 +105,23 @@ def grade(
 
 def processes_mentioning(text: str) -> list[str]:
     """Command lines of live processes (not this one) that contain ``text``."""
-    found = []
+    return list(_mentioning(text).values())
+
+
+def pids_mentioning(text: str) -> list[int]:
+    """Pids of live processes (not this one) whose command line contains ``text``."""
+    return list(_mentioning(text))
+
+
+def _mentioning(text: str) -> dict[int, str]:
+    found = {}
     for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
         try:
             args = cmdline.read_bytes().replace(b"\0", b" ").decode(errors="replace")
         except OSError:
             continue
         if text in args and cmdline.parent.name != str(os.getpid()):
-            found.append(args)
+            found[int(cmdline.parent.name)] = args
     return found
 
 

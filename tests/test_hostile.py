@@ -8,6 +8,7 @@ mostly wait on their scripts), and each test reads its own case's outcome.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -31,7 +32,15 @@ from grader.config import EXIT_BUSY, EXIT_REFUSED
 from grader.machinery.snapshot import tree_digest
 from grader.queue.catalogue import QUEUE
 from solutions.walkthrough import walk_queue
-from tests.grading import REPO, Graded, grade, kill_grader, needs_chattr, processes_mentioning
+from tests.grading import (
+    REPO,
+    Graded,
+    grade,
+    kill_grader,
+    needs_chattr,
+    pids_mentioning,
+    processes_mentioning,
+)
 from tests.hold import Hold
 from tests.variants.variant import Variant
 
@@ -246,6 +255,7 @@ class Journal:
     refused: Graded
     unchanged: bool  # the second run changed nothing of the student's (nor outside)
     outside_intact: bool
+    leftovers_gone: bool  # the killed run's scripts, frozen, were ended by the second run
 
 
 def journal(base: Path, fixtures: FixtureTree, how: str) -> Journal:
@@ -261,12 +271,19 @@ def journal(base: Path, fixtures: FixtureTree, how: str) -> Journal:
     grader = start_grader(grader_argv(root, fixtures.root, state, *sandbox("none")), hold)
     try:
         hold.wait("check", alive=lambda: grader.poll() is None)
-        wait_for(lambda: (root / "q" / "inbox").is_dir() and any((root / "q" / "inbox").iterdir()), "a run")
+        wait_for(lambda: bool(pids_mentioning(str(root / "q" / "consume.py"))), "a consume.py at work")
     finally:
         kill_grader(grader.pid)
         grader.wait()
     entries = list(state.glob("*/workspaces.json"))
     assert entries and (root / ".lab-grader-saved.q").is_dir(), "the kill did not interrupt a host-mode grade"
+    # The killed run's scripts may still be at work in the tree (nobody was left to stop them):
+    # frozen, they change nothing while the tree is compared, and only the next run can end them.
+    for _ in range(2):  # a second pass for a child started while the first froze its parent
+        for pid in pids_mentioning(str(root)):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGSTOP)
+    frozen = pids_mentioning(str(root))
     if how == "deleted":
         entries[0].unlink()
     else:  # forged: the identity of a directory outside as the saved copy's
@@ -276,10 +293,14 @@ def journal(base: Path, fixtures: FixtureTree, how: str) -> Journal:
     before = tree_digest(root), tree_digest(outside)
     refused = grade(root, fixtures.root, state, lab="queue", args=sandbox("none"))
     unchanged = (tree_digest(root), tree_digest(outside)) == before
+    gone = not set(frozen) & set(pids_mentioning(str(root)))
+    for pid in pids_mentioning(str(root)):  # the test's own cleanup, whatever the verdict
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
     # Put right by hand, as the message says, for the test's own cleanup.
     shutil.rmtree(root / "q")
     (root / ".lab-grader-saved.q").rename(root / "q")
-    return Journal(refused, unchanged, (outside / "keep.txt").read_text() == "mine\n")
+    return Journal(refused, unchanged, (outside / "keep.txt").read_text() == "mine\n", gone)
 
 
 @dataclass(frozen=True)
@@ -610,6 +631,7 @@ def test_a_journal_the_grader_cannot_trust_is_refused_and_nothing_changes(hostil
     assert graded.returncode == EXIT_REFUSED, graded.log[-3000:]
     assert "기록에 없는" in graded.extra["refused"] or "작업 사본이 아닙니다" in graded.extra["refused"]
     assert case.unchanged and case.outside_intact
+    assert case.leftovers_gone, "the killed run's scripts outlived the run that refused"
 
 
 @pytest.mark.case("immutable")
