@@ -224,6 +224,28 @@ def test_a_signal_reaches_the_script_itself(box: Scripts) -> None:
     assert not result.leftovers  # signalled by the grader: its sleep is not held against it
 
 
+def _state(pid: int) -> str:
+    entry = proctable.info(pid)
+    return entry.state if entry is not None else "gone"
+
+
+def test_the_script_is_frozen_and_killed_whole(box: Scripts) -> None:
+    """A consumer that works in a child process is one consumer: frozen, every process of it
+    stops; SIGKILLed, every one ends (red team 13: only the parent was, and its child acked)."""
+    where = box.scratch_dir()
+    process = box.start(["sh", "-c", "sleep 303 & sleep 304 & touch ready; wait"], cwd=where)
+    wait_until(lambda: (where / "ready").exists() and len(proctable.descendants(process.pid)) == 2, "started")
+    children = proctable.descendants(process.pid)
+    assert process.freeze()
+    assert {_state(pid) for pid in [process.pid, *children]} == {"T"}
+    process.thaw()
+    wait_until(lambda: "T" not in {_state(pid) for pid in [process.pid, *children]}, "thawed")
+    process.signal(signal.SIGKILL)
+    result = process.wait(SAFETY)
+    assert result.returncode == -signal.SIGKILL and not result.timed_out
+    assert {_state(pid) for pid in children} <= {"gone", "Z"}
+
+
 def test_every_scenario_started_runs_at_once() -> None:
     """Scenarios mostly wait (on the broker's start, on scripts): none may queue behind the
     others. A full grade once ran the queue lab after the mq lab, whose 19 tasks, all waiting

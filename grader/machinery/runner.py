@@ -195,7 +195,8 @@ class _Launched:
         return self.report.done.wait(timeout)
 
     def command(self, byte: int) -> None:
-        """Tell the keeper: a signal for the script (1-64), or KILL_ALL."""
+        """Tell the keeper: a signal for the script and every process it started (1-64), or
+        KILL_ALL."""
         with self._lock, contextlib.suppress(OSError):
             if self._commands >= 0:
                 os.write(self._commands, bytes([byte]))
@@ -206,6 +207,15 @@ class _Launched:
         if keeper is None or init is None:
             return None
         return next((pid for pid in proctable.children(init) if proctable.ns_pid(pid) == keeper), None)
+
+    def stopped_or_gone(self) -> bool:
+        """Every process of the script is stopped (or ended): none of them does anything more."""
+        if self.ended():
+            return True
+        keeper = self._keeper()
+        if keeper is None:
+            return False
+        return all(_stopped_or_gone(pid) for pid in proctable.descendants(keeper))
 
     def script_pid(self) -> int | None:
         keeper, child = self._keeper(), self.report.pid("child")
@@ -373,34 +383,33 @@ class Process:
         return self._result
 
     def signal(self, signum: int) -> None:
-        """Signal the script itself (e.g. SIGKILL in the middle of its work). Its keeper sends
-        it: this returns before the script has it (see ``freeze``)."""
+        """Signal the script and every process it started (e.g. SIGKILL in the middle of its
+        work: a consumer doing its work in a child process is killed whole, as a service
+        manager kills a service). Its keeper sends it: this returns before the script has it
+        (see ``freeze``)."""
         if not self._run.ended():
             self._signalled = True
             self._run.command(signum)
 
     def freeze(self) -> bool:
-        """SIGSTOP the script and return once it is stopped (or gone): from then on it does
-        nothing more, whatever the grader does next (a partner answering it, a look at the
-        broker that takes its time). False when it could not be seen stopped."""
+        """SIGSTOP the script and every process it started, and return once they are stopped
+        (or gone): from then on none does anything more, whatever the grader does next (a
+        partner answering it, a look at the broker that takes its time). False when they could
+        not be seen stopped."""
         self.signal(signal.SIGSTOP)
-        return wait_for(self._stopped_or_gone, FREEZE_WAIT)
+        return wait_for(self._run.stopped_or_gone, FREEZE_WAIT)
 
     def thaw(self) -> None:
         self.signal(signal.SIGCONT)
 
-    def _stopped_or_gone(self) -> bool:
-        if self._run.ended():
-            return True
-        pid = self.pid
-        if pid < 0:
-            return False
-        try:
-            with open(f"/proc/{pid}/stat", "rb") as f:
-                state = f.read().rsplit(b")", 1)[1].split()[0]
-        except (OSError, IndexError):
-            return True
-        return state in (b"T", b"t", b"Z", b"X")
+
+def _stopped_or_gone(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            state = f.read().rsplit(b")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return True
+    return state in (b"T", b"t", b"Z", b"X")
 
 
 def kill_group(pgid: int) -> None:

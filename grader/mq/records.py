@@ -108,6 +108,7 @@ class Crashes:
     fresh: int  # claims added for it
     second_held: bool
     answered_201: bool  # the partner sent the 201 to the stopped consumer
+    answered_instead: tuple[int, ...]  # what the held requests got instead, when no 201
     after_second: Figures | None
     second: RunResult
 

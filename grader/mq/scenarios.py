@@ -13,6 +13,7 @@ import socket
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 import requests
@@ -309,7 +310,9 @@ def crashes(lab: MqLab) -> Crashes | Missing:
         process.signal(signal.SIGKILL)
         first = process.wait(AFTER_KILL)
         partner.control(mode="drop")  # the held request ends unanswered: no 201 to a dead client
-        accepted = sum(1 for c in partner.stats()["calls"] if c["status"] == 201)
+        calls = partner.stats()["calls"]
+        accepted = sum(1 for c in calls if c["status"] == 201)
+        dropped = {i for i, c in enumerate(calls) if c["status"] is None}  # never to be answered
         after = _released(watch)
         # A new consumer, two fresh claims beside the three it finds redelivered. Its own
         # fresh database: how it restarts on an old one is step 8's business.
@@ -319,11 +322,19 @@ def crashes(lab: MqLab) -> Crashes | Missing:
         again = elsewhere.consumer(STOPPED_RUN)
         second_held = partner.wait_for(lambda s: s["in_flight"] >= 1, timeout=HELD_WAIT)
         answered = False
+        instead: tuple[int, ...] = ()
         if second_held:
             again.freeze()  # it cannot read the answer, nor ack
             partner.control(mode="normal")
-            answered = partner.wait_for(
-                lambda s: s["by_status"].get("201", 0) > accepted, timeout=SETTLE_WAIT
+            # Every request it holds answered (frozen, it sends no more): a 201 among them, or
+            # what requests the claim system does not take got instead (the consumer's mistake).
+            partner.wait_for(lambda s: s["in_flight"] == 0 and not _held(s, dropped), timeout=SETTLE_WAIT)
+            stats = partner.stats()
+            answered = stats["by_status"].get("201", 0) > accepted
+            instead = tuple(
+                int(c["status"])
+                for i, c in enumerate(stats["calls"])
+                if i not in dropped and c["status"] not in (None, 201)
             )
         again.signal(signal.SIGKILL)
         second = again.wait(AFTER_KILL)
@@ -338,9 +349,15 @@ def crashes(lab: MqLab) -> Crashes | Missing:
             fresh=len(fresh),
             second_held=second_held,
             answered_201=answered,
+            answered_instead=instead,
             after_second=after_second,
             second=second,
         )
+
+
+def _held(stats: dict[str, Any], dropped: set[int]) -> list[int]:
+    """The calls still waiting for an answer (the partner's statistics), but ``dropped``."""
+    return [i for i, c in enumerate(stats["calls"]) if i not in dropped and c["status"] is None]
 
 
 # step 7 --------------------------------------------------------------------------------------

@@ -100,10 +100,21 @@ def test_M4_4_ack_only_after_201(req: Check, crashes: Crashes) -> None:
         f"{edge}: 다시 띄운 소비자가 새 청구 {seen.fresh}건이 있는데 청구 시스템을 부르지 않음",
         run=seen.second,
     )
-    if not seen.answered_201 or seen.after is None or seen.after_second is None:
-        raise RuntimeError(
-            "the stopped consumer's request could not be answered, or its messages never came back"
-        )
+    req.expect(
+        seen.after is not None and seen.after_second is not None,
+        f"{edge}: SIGKILL 한 소비자의 연결이 끊기지 않음(다른 프로세스가 연결을 쥐고 있나요?)",
+        run=seen.second,
+    )
+    assert seen.after is not None and seen.after_second is not None
+    got = ", ".join(str(status) for status in seen.answered_instead) or "응답 없음"
+    req.expect(
+        seen.answered_201,
+        f"{edge}: 다시 띄운 소비자의 요청에 청구 시스템이 201 이 아니라 {got} 으로 답함: 201 을 받은 뒤의 "
+        "ack 를 볼 수 없음",
+        hint="청구 시스템은 청구 파일의 JSON 을 그대로 본문으로 받습니다(Content-Type: application/json). "
+        "400 은 본문이 JSON 객체가 아님, 422 는 docs 가 없음, 503 은 BUSY 청구입니다.",
+        run=seen.second,
+    )
     expected = seen.after.kept + seen.fresh
     req.expect(
         seen.after_second.kept == expected,

@@ -26,8 +26,10 @@ For each request it forks a keeper, which
   setsid, fork again), stays below it;
 - starts the script in a session of its own, with no supplementary groups, the identity above,
   no_new_privs, the seccomp filter and the limits;
-- waits for the script, or for a command: a byte 1-64 sends that signal to the script itself,
-  0xFF (or the command pipe's end: the grader is gone) kills the script and everything below;
+- waits for the script, or for a command: a byte 1-64 sends that signal to the script and
+  every process it started (a consumer that does its work in a child process is one consumer:
+  frozen or killed whole), 0xFF (or the command pipe's end: the grader is gone) kills the
+  script and everything below;
 - gives what the script left GRACE seconds to end by itself (a pipeline's last process may still
   be exiting), then names and kills it;
 - reports on the report pipe, one record a line: ``keeper PID`` and ``child PID`` (pids as the
@@ -199,6 +201,22 @@ def _kill_below(me: int) -> list[tuple[int, int]]:
     return reaped
 
 
+def _signal_below(me: int, signum: int) -> None:
+    """Send ``signum`` to every process below ``me``, listed again until no new one shows (a
+    process may fork while the others are signalled; a stopped one forks no more)."""
+    sent: set[int] = set()
+    for _ in range(200):
+        new = [pid for pid in _below(me) if pid not in sent]
+        if not new:
+            return
+        for pid in new:
+            try:  # noqa: SIM105
+                os.kill(pid, signum)
+            except OSError:
+                pass
+        sent.update(new)
+
+
 # the script's own process ------------------------------------------------------------------
 def _drop(request: dict[str, object]) -> None:
     """Give up everything the launcher holds: groups, identity, privileges, system calls."""
@@ -316,10 +334,7 @@ def _wait(child: int, me: int, commands: int, wake: int) -> tuple[int, bool]:
                     killed = True
                     reaped += _kill_below(me)
                 elif 0 < byte <= 64:
-                    try:  # noqa: SIM105
-                        os.kill(child, byte)
-                    except OSError:
-                        pass
+                    _signal_below(me, byte)
     return status, killed
 
 
