@@ -475,6 +475,43 @@ def test_a_world_writable_original_is_out_of_the_scripts_reach(
     assert not any(os.listxattr(p, follow_symlinks=False) for p in [root / "q", *(root / "q").rglob("*")])
 
 
+def test_a_world_writable_lab_root_cannot_swap_the_original(
+    fixture_tree: FixtureTree, workdir: Callable[[str], Path]
+) -> None:
+    """Host mode: where the folder holding the saved original (here the lab root; eaimw/ for
+    the mq lab) is writable by every user (chmod 777), a script could rename the original away
+    and put its own in its place (red team 13: the state checks read the fake, the original
+    stayed under the script's name). The scripts' identity may rename nothing there while the
+    original is aside, nor anywhere above it."""
+    base = workdir("swap")
+    root = base / "root"
+    walk_queue(root, fixture_tree.root)
+    attacked(
+        root,
+        """
+        lab_root = os.environ["LAB_ROOT"]
+        for victim in (".lab-grader-saved.q", "q"):
+            try:
+                os.rename(lab_root + "/" + victim, lab_root + "/stolen")
+                won.append(victim)
+            except OSError:
+                pass
+        try:
+            os.mkdir(lab_root + "/planted")
+            won.append("planted")
+        except OSError:
+            pass
+        """,
+    )
+    root.chmod(0o777)
+    host = ("--sandbox", "none")
+    graded = grade(root, fixture_tree.root, base / "state", lab="queue", args=host, repo=GRADER)
+    assert not graded.errors and not graded.not_passed, graded.explain()
+    assert graded.lab_root_unchanged
+    assert sorted(p.name for p in root.iterdir()) == ["q"]
+    assert not os.listxattr(root, follow_symlinks=False)  # the grader's ACL entry is gone again
+
+
 # Scripts that each stay inside their own limit, run one after another (red team 6): each
 # consume.py run moves a file now and then (never "stuck"), each shell script sleeps 9 s of its
 # 10. Together they once kept a grade going past batch's 300 s limit: a grader error.

@@ -30,7 +30,7 @@ LOCKS = "acl"  # machinelocks folder: one lock file per directory whose ACL grad
 VERSION = 2
 USER_OBJ, USER, GROUP_OBJ, GROUP, MASK, OTHER = 0x01, 0x02, 0x04, 0x08, 0x10, 0x20
 UNDEFINED = 0xFFFFFFFF
-SEARCH = 0o1
+SEARCH, WRITE = 0o1, 0o2
 ENTRY = struct.Struct("<HHI")
 
 
@@ -82,20 +82,39 @@ def deny(path: Path, uid: int) -> Grant:
     return grant(path, uid, 0)
 
 
-def searchable_by(path: Path, uid: int, gid: int) -> bool:
-    """``uid`` (no supplementary groups) may search directory ``path`` by its mode bits and ACL."""
+def allowed(path: Path, uid: int, gid: int) -> int:
+    """What ``uid`` (no supplementary groups) may do in ``path`` by its mode bits and ACL: the
+    rwx bits (4, 2, 1)."""
     st = os.stat(path)
     if st.st_uid == uid:
-        return bool(st.st_mode & stat.S_IXUSR)
+        return (st.st_mode >> 6) & 7
     entries = _entries(path)
     if entries is not None:
         for tag, perm, ident in entries:
             if tag == USER and ident == uid:
                 mask = next((p for t, p, _ in entries if t == MASK), 0o7)
-                return bool(perm & mask & SEARCH)
+                return perm & mask
     if st.st_gid == gid:
-        return bool(st.st_mode & stat.S_IXGRP)
-    return bool(st.st_mode & stat.S_IXOTH)
+        return (st.st_mode >> 3) & 7
+    return st.st_mode & 7
+
+
+def searchable_by(path: Path, uid: int, gid: int) -> bool:
+    """``uid`` (no supplementary groups) may search directory ``path`` by its mode bits and ACL."""
+    return bool(allowed(path, uid, gid) & SEARCH)
+
+
+def renaming(path: Path, uid: int, gid: int) -> list[Path]:
+    """The directories from / down to ``path``'s parent in which ``uid`` may rename or remove
+    what is not its own (written to without the sticky bit): there it could move ``path``, or a
+    directory above it, away and put something else in its place."""
+    return [
+        directory
+        for directory in reversed(path.parents)
+        if directory.is_dir()
+        and allowed(directory, uid, gid) & WRITE
+        and not os.stat(directory).st_mode & stat.S_ISVTX
+    ]
 
 
 def blocking(path: Path, uid: int, gid: int) -> list[Path]:

@@ -200,26 +200,13 @@ class Workspaces:
             return
         for path in paths:
             for directory in traverse.blocking(path, self.owner.uid, self.owner.gid):
-                with self._lock:
-                    if any(g.path == str(directory) for g in self._record.grants):
-                        continue
-                    st = os.stat(directory)
-                    pending = traverse.Grant(str(directory), st.st_dev, st.st_ino, self.owner.uid, 0, None)
-                    self._record.grants.append(pending)  # recorded before it is made
-                    self.journal.write(self._record)
-                    try:
-                        made = traverse.grant(directory, self.owner.uid)
-                    except traverse.CannotGrant as exc:
-                        self._record.grants.remove(pending)
-                        self.journal.write(self._record)
-                        raise Refused(
-                            "스크립트를 권한 없는 사용자로 돌리는데, 그 사용자가"
-                            f" {shown(directory)} 을(를) 지나갈 수 없고 ACL 로 열어 줄 수도"
-                            f" 없습니다({exc.strerror}). 네임스페이스가 되는 기계에서 채점하거나,"
-                            " 채점기를 모두가 읽을 수 있는 곳에 두세요."
-                        ) from exc
-                    self._record.grants[self._record.grants.index(pending)] = made
-                    self.journal.write(self._record)
+                self._grant(
+                    directory,
+                    traverse.SEARCH,
+                    "스크립트를 권한 없는 사용자로 돌리는데, 그 사용자가"
+                    f" {shown(directory)} 을(를) 지나갈 수 없고 ACL 로 열어 줄 수도 없습니다({{why}})."
+                    " 네임스페이스가 되는 기계에서 채점하거나, 채점기를 모두가 읽을 수 있는 곳에 두세요.",
+                )
 
     def keep_out(self, paths: Iterable[Path]) -> None:
         """Host mode: the script identity may not enter ``paths`` (the grader's code and the
@@ -229,22 +216,50 @@ class Workspaces:
         for path in paths:
             if not path.is_dir() or path.is_symlink():
                 continue
-            with self._lock:
-                st = os.stat(path)
-                pending = traverse.Grant(str(path), st.st_dev, st.st_ino, self.owner.uid, 0, None)
-                self._record.grants.append(pending)
+            self._grant(
+                path,
+                0,
+                f"스크립트가 채점기의 코드와 참조 답안({shown(path)})을 읽지 못하게 막을 수 없습니다"
+                "({why}). 네임스페이스가 되는 기계에서 채점하세요.",
+                again=True,
+            )
+
+    def _hold_in_place(self, saved: Path) -> None:
+        """Host mode: the script identity may not rename anything in the directories above the
+        saved original (a lab root or eaimw/ of mode 777, say): it could move the original
+        away and put something else in its place. It keeps what else it may do there."""
+        if self.namespaces or self.owner is None:
+            return
+        uid, gid = self.owner.uid, self.owner.gid
+        for directory in traverse.renaming(saved, uid, gid):
+            self._grant(
+                directory,
+                traverse.allowed(directory, uid, gid) & ~traverse.WRITE,
+                f"모두가 쓸 수 있는 {shown(directory)} 에서 스크립트가 원본을 옮기지 못하게 막을 수"
+                " 없습니다({why}). 그 디렉터리의 쓰기 권한을 거두거나(chmod o-w) 네임스페이스가 되는"
+                " 기계에서 채점하세요.",
+            )
+
+    def _grant(self, directory: Path, perm: int, refused: str, again: bool = False) -> None:
+        """Give the script identity ``perm`` on ``directory`` by an ACL entry, journaled first
+        (closed again at the end, or by the next run); once a directory (``again``: even when
+        an earlier grant was made). ``refused``: the message when it cannot be, with {why}."""
+        assert self.owner is not None
+        with self._lock:
+            if not again and any(g.path == str(directory) for g in self._record.grants):
+                return
+            st = os.stat(directory)
+            pending = traverse.Grant(str(directory), st.st_dev, st.st_ino, self.owner.uid, 0, None)
+            self._record.grants.append(pending)  # recorded before it is made
+            self.journal.write(self._record)
+            try:
+                made = traverse.grant(directory, self.owner.uid, perm)
+            except traverse.CannotGrant as exc:
+                self._record.grants.remove(pending)
                 self.journal.write(self._record)
-                try:
-                    made = traverse.deny(path, self.owner.uid)
-                except traverse.CannotGrant as exc:
-                    self._record.grants.remove(pending)
-                    self.journal.write(self._record)
-                    raise Refused(
-                        f"스크립트가 채점기의 코드와 참조 답안({shown(path)})을 읽지 못하게 막을 수 없습니다"
-                        f"({exc.strerror}). 네임스페이스가 되는 기계에서 채점하세요."
-                    ) from exc
-                self._record.grants[self._record.grants.index(pending)] = made
-                self.journal.write(self._record)
+                raise Refused(refused.replace("{why}", exc.strerror or str(exc))) from exc
+            self._record.grants[self._record.grants.index(pending)] = made
+            self.journal.write(self._record)
 
     def open(self, relative: str, empty: Collection[str] = ()) -> tuple[Workspace, list[str]]:
         """The working copy of LAB_ROOT/relative, made now; and what it left out."""
@@ -289,7 +304,11 @@ class Workspaces:
             }
             self.journal.write(self._record)
         try:
+            self._hold_in_place(aside.saved)
             os.rename(aside.original, aside.saved)
+        except Refused:
+            self._forget(relative)
+            raise
         except OSError as exc:
             self._forget(relative)
             raise Refused(
