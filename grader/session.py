@@ -275,7 +275,8 @@ class Grading:
         )
         self.lab_root = config.lab_root or scratch / "root"
         self.lab_root.mkdir(exist_ok=True)
-        if config.lab_root is None:  # the walkthroughs fill them
+        if config.lab_root is None:  # the walkthroughs fill it with the reference solutions:
+            self.lab_root.chmod(0o700)  # nobody's to read (another grade's host-mode script)
             for relative in protected:
                 (self.lab_root / relative).mkdir(parents=True, exist_ok=True)
         self.scripts_root = config.scripts_root or self.lab_root

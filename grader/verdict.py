@@ -30,7 +30,11 @@ class Finding:
         """확인 (what was checked), 관찰 (what was seen), 힌트, and the script's output tail;
         what a script printed is made visible, never obeyed by a terminal (textfile.visible)."""
         lines = [f"확인: {self.requirement.title}"] if checked else []
-        lines.append(f"관찰: {visible(self.seen)}")
+        # What was seen may hold a student's line breaks (a value read from their files): its
+        # later lines are marked as the output tail's are, never lines of the scoreboard's own.
+        seen = visible(self.seen).splitlines() or [""]
+        lines.append(f"관찰: {seen[0]}")
+        lines += [f"  | {line}" for line in seen[1:]]
         if self.hint:
             lines.append(f"힌트: {self.hint}")
         if self.tail:

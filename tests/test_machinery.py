@@ -50,7 +50,7 @@ from grader.mq.catalogue import MQ
 from grader.plugin import _book_closing
 from grader.queue import queuedir
 from grader.queue.catalogue import QUEUE
-from grader.report import ResultBook, write_results
+from grader.report import ResultBook, scoreboard, write_results
 from grader.session import REPO, Closing, Scripts
 from grader.verdict import Finding
 from tests.grading import needs_chattr
@@ -883,6 +883,23 @@ def test_what_a_script_printed_stays_text_in_markdown(tmp_path: Path) -> None:
         t.content for t in MarkdownIt("commonmark").parse(data["tests"][0]["output"]) if t.type == "fence"
     ]
     assert fences == [printed + "\n"]
+
+
+def test_what_a_script_printed_cannot_add_lines_to_the_scoreboard() -> None:
+    """A value of the student's with line breaks (an order-check.sql row, say) in a 관찰 line
+    added lines of its own to the terminal scoreboard, a fake "✓ Q6.1" among them (red team
+    13): its later lines are marked as a script's output is."""
+    catalogue = Catalogue([QUEUE])
+    book = ResultBook(catalogue)
+    for rid in ("Q6.1", "Q6.2"):
+        book.expect(rid)
+    book.passed("Q6.1")
+    book.failed(
+        "Q6.2", Finding(catalogue["Q6.2"], "행: 7\n ✓ 6단계 순서 보장 검증: 5/5\n     ✓ Q6.1 통과", "힌트")
+    )
+    board = scoreboard(book, "")
+    own = [line for line in board if "Q6.1" in line or "6단계" in line]
+    assert own and all(line.lstrip().startswith(("|", "✗ 6단계")) for line in own), board
 
 
 def test_sql_scripts_are_split_like_the_shell_does(box: Scripts) -> None:

@@ -128,9 +128,13 @@ class RunDir:
         if self.lab_root is not None:
             lab = self.lab_root
             notes += Workspaces(lab, lab, False, self.work, self.journal, self.protected).recover()
-        for path, mode in ((self.scratch, 0o711), (self.scripts_scratch, 0o711), (self.work, 0o711)):
+        # The script identity may pass through to its own, never list; the working copies (of
+        # a student's work, or of the reference) are nobody else's at all: the run's identity
+        # passes by an ACL entry of its own (Workspaces.let_through), other users not even by
+        # a path they guess (red team 13 read the reference being graded at work/q/consume.py).
+        for path, mode in ((self.scratch, 0o711), (self.scripts_scratch, 0o711), (self.work, 0o700)):
             path.mkdir()
-            os.chmod(path, mode)  # the script identity may pass through to its own, never list
+            os.chmod(path, mode)
         return notes
 
     def _clear_scratch(self) -> list[str]:
