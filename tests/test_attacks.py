@@ -21,7 +21,9 @@ import resource
 import secrets
 import shutil
 import socket
+import subprocess
 import sys
+import tempfile
 import textwrap
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -39,6 +41,8 @@ from grader.mq.live import HELD_BOUND
 from solutions.walkthrough import walk_mq, walk_queue
 from tests.conftest import SharedBroker
 from tests.grading import REPO, Graded, grade, processes_mentioning
+from tests.hold import Hold
+from tests.waiting import SAFETY
 
 MODES = ("namespace", "none")
 GRADER = Path(os.environ.get("LAB_GRADER_ATTACK_REPO") or REPO)
@@ -851,3 +855,40 @@ def test_a_script_cannot_tell_its_scene_by_a_name(
     for vhost, db in told:
         assert re.fullmatch(r"lab-grader-[0-9]+-[0-9a-f]{12}", vhost), vhost
         assert re.search(r"/[0-9a-f]{12}/[a-z0-9_]{8}/processed\.db$", db), db
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_reference_being_graded_is_nobody_elses_to_read(fixture_tree: FixtureTree, mode: str) -> None:
+    """`pytest grader` lays the reference solutions out in its state dir to grade them: no other
+    user may read them meanwhile (red team 13: a host-mode script of another grade on the
+    machine read both labs' answers there), whatever the state dir's own modes."""
+    state = Path(tempfile.mkdtemp(prefix="lab-grader-ref-", dir="/var/tmp"))
+    state.chmod(0o755)  # as /var/tmp/lab-grader is
+    hold = Hold(state / "hold", ("check",))
+    hold.folder.mkdir()
+    sandbox = () if mode == "namespace" else ("--sandbox", "none")
+    argv = [
+        sys.executable, "-m", "pytest", "grader", "-q", "-p", "no:cacheprovider", "--lab", "queue",
+        "--fixtures-dir", str(fixture_tree.root), "--state-dir", str(state / "s"), *sandbox,
+    ]  # fmt: skip
+    grader = subprocess.Popen(
+        argv, cwd=GRADER, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=os.environ | hold.env()
+    )
+    try:
+        hold.wait("check", alive=lambda: grader.poll() is None)
+        # (os.walk passes over what the grader's scenarios move meanwhile)
+        answers = [Path(d, "consume.py") for d, _, files in os.walk(state / "s") if "consume.py" in files]
+        assert answers, "the reference was not laid out where expected"
+        read = [
+            str(p)
+            for p in answers
+            if subprocess.run(
+                ["head", "-c", "1", str(p)], user=65534, group=65534, extra_groups=[], capture_output=True
+            ).returncode
+            == 0
+        ]
+        assert not read, f"another user read the reference being graded: {read}"
+    finally:
+        hold.release("check")
+        grader.wait(SAFETY)
+        shutil.rmtree(state, ignore_errors=True)

@@ -17,7 +17,6 @@ import socket
 import stat
 import subprocess
 import sys
-import tempfile
 import textwrap
 import time
 from collections.abc import Callable, Iterator
@@ -44,7 +43,6 @@ from tests.grading import (
 )
 from tests.hold import Hold
 from tests.variants.variant import Variant
-from tests.waiting import SAFETY
 
 MODES = ("namespace", "none")  # ./dev.sh installs bwrap: without it the namespace runs fail
 SLOW = Variant.named("queue", "_slow_but_correct")
@@ -701,36 +699,3 @@ def test_tampering_is_seen_and_set_right(hostile: Any, mode: str) -> None:
     assert case.fixtures_right and graded.lab_root_unchanged
     assert case.code_right and graded.extra["gradable"] is True and not graded.extra["tampered"]
     assert not graded.not_passed, graded.explain()
-
-
-@pytest.mark.parametrize("mode", MODES)
-def test_the_reference_being_graded_is_nobody_elses_to_read(fixture_tree: FixtureTree, mode: str) -> None:
-    """`pytest grader` lays the reference solutions out in its state dir to grade them: no other
-    user may read them meanwhile (red team 13: a host-mode script of another grade on the
-    machine read both labs' answers there), whatever the state dir's own modes."""
-    state = Path(tempfile.mkdtemp(prefix="lab-grader-ref-", dir="/var/tmp"))
-    state.chmod(0o755)  # as /var/tmp/lab-grader is
-    hold = Hold(state / "hold", ("check",))
-    hold.folder.mkdir()
-    argv = [
-        sys.executable, "-m", "pytest", "grader", "-q", "-p", "no:cacheprovider", "--lab", "queue",
-        "--fixtures-dir", str(fixture_tree.root), "--state-dir", str(state / "s"), *sandbox(mode),
-    ]  # fmt: skip
-    grader = start_grader(argv, hold)
-    try:
-        hold.wait("check", alive=lambda: grader.poll() is None)
-        answers = [p for p in (state / "s").rglob("consume.py") if "solutions" not in p.parts]
-        assert answers, "the reference was not laid out where expected"
-        read = [
-            str(p)
-            for p in answers
-            if subprocess.run(
-                ["head", "-c", "1", str(p)], user=65534, group=65534, extra_groups=[], capture_output=True
-            ).returncode
-            == 0
-        ]
-        assert not read, f"another user read the reference being graded: {read}"
-    finally:
-        hold.release("check")
-        grader.wait(SAFETY)
-        shutil.rmtree(state, ignore_errors=True)
