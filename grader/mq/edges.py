@@ -294,9 +294,10 @@ HANG_BUSY = _edge(
     "HANG_BUSY",
     "M6.3",
     "claim_system_hangs_busy",
-    """60 claims, the partner holds every POST until the client gives up, --max-seconds 4: the
-    queue cannot drain in time (two held calls a claim), so a consumer stopped at 4 + 10 s
-    after being seen at work with claims still in claim.in was busy past its deadline (one that
+    """60 claims, the partner holds every POST until the client gives up, --max-seconds 2 (the
+    first held call alone outlasts it): the queue cannot drain in time (two held calls a
+    claim), so a consumer stopped at 2 + 10 s after being seen at work with claims still in
+    claim.in was busy past its deadline (one that
     looks at its deadline only when the queue is idle); none acked (none was accepted). Where
     each claim ends is judged by HANG alone: a call cut short by the deadline cannot be told
     from a second timeout here.""",

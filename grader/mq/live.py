@@ -26,6 +26,7 @@ alarm, which blocks every publisher of every grade.
 
 from __future__ import annotations
 
+import base64
 import bisect
 import contextlib
 import dataclasses
@@ -219,9 +220,11 @@ guard(C = #{bound := Bound, small := Small, alarming := Alarming, every := Every
 MODULE = f"lab_grader_watch_{hashlib.sha256(_MODULE_BODY.encode()).hexdigest()[:16]}"
 
 
-def _erlang_string(text: str) -> str:
-    """``text`` (ASCII) as an Erlang string literal."""
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+def _erlang_text(text: str) -> str:
+    """An Erlang expression whose value is ``text`` (a string), free of quotes and backslashes
+    but its own two: Debian's rabbitmqctl is a shell script that passes its arguments through
+    `su -c`, where an escaped quote broke the expression apart."""
+    return f'binary_to_list(base64:decode("{base64.b64encode(text.encode()).decode()}"))'
 
 
 # Evaluated on the node (erl_eval): load the module when the node has not yet, then run it.
@@ -383,7 +386,7 @@ class Watch:
         def script(guarded: bool) -> str:
             return _LOADER.format(
                 module=MODULE,
-                source=_erlang_string(f"-module({MODULE}).\n{_MODULE_BODY}"),
+                source=_erlang_text(f"-module({MODULE}).\n{_MODULE_BODY}"),
                 prefix=prefix,
                 claim=amqp.CLAIM_QUEUE,
                 dead=amqp.DEAD_QUEUE,

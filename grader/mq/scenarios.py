@@ -51,6 +51,9 @@ mq_lab = scenarios.fixture()
 EMPTY_RUN = 2  # nothing to do at all
 DEADLINE_RUN = 3  # a busy queue: far more work than this
 HANG_RUN = 4  # the partner never answers: the consumer's own HTTP timeout ends each call
+# ... with work waiting: the deadline passes during a held call whatever its length (the first
+# call alone outlasts it), so the shortest run tells; the same as an idle one's
+HANG_BUSY_RUN = 2
 HANG_GRACE = 10.0  # ... it may finish one call beyond the deadline (an HTTP timeout up to ~10 s)
 STOPPED_RUN = drive.STOPPED_RUN
 # The slow claim system
@@ -276,7 +279,7 @@ def claim_system_hangs_busy(lab: MqLab) -> ConsumerRun | Missing:
     with lab.scene("hang-busy") as scene:
         assert scene.partner is not None
         scene.partner.control(mode="hang")
-        return drive.consume(scene, batch, HANG_RUN, grace=HANG_GRACE)
+        return drive.consume(scene, batch, HANG_BUSY_RUN, grace=HANG_GRACE)
 
 
 # step 4: crashes -----------------------------------------------------------------------------
