@@ -10,6 +10,9 @@ ends), and only its first ``limit`` bytes are read. A file that cannot be read a
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 import os
 import stat
 from pathlib import Path
@@ -115,3 +118,34 @@ def visible(text: str) -> str:
     """``text`` with every character a terminal would act on written out as an escape (``\\x1b``):
     what a script printed is shown to students and instructors, never obeyed by their terminal."""
     return text.translate(_VISIBLE)
+
+
+class NotParsed(ValueError):
+    """A student's text that does not parse as the format asked; ``reason`` in Korean."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def csv_rows(text: str) -> list[list[str]]:
+    """The rows of a student's CSV text (``skipinitialspace``), as the csv module reads them:
+    fields of any length the text may hold (the module's own limit is 128 Ki characters: a
+    longer field was a grader error, red team 14); what it cannot read raises NotParsed."""
+    csv.field_size_limit(max(csv.field_size_limit(), len(text) + 1))
+    try:
+        return list(csv.reader(io.StringIO(text), skipinitialspace=True))
+    except csv.Error as exc:
+        raise NotParsed(f"CSV 로 읽을 수 없음({exc})") from exc
+
+
+def json_value(data: str | bytes) -> object:
+    """A student's JSON, decoded; NotParsed for anything that is not JSON, or nests deeper than
+    the decoder goes (red team 14: a body of 200,000 nested arrays was a RecursionError, a
+    grader error)."""
+    try:
+        return json.loads(data)
+    except RecursionError as exc:
+        raise NotParsed("JSON 이 너무 깊게 중첩됨") from exc
+    except ValueError as exc:  # also a byte string that is not UTF-8
+        raise NotParsed(f"JSON 이 아님({exc})") from exc

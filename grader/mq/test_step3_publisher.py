@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
+from grader.machinery.textfile import NotParsed, json_value
 from grader.mq import amqp, edges
 from grader.mq.records import Published, PublishRuns, RefusedPublish
 from grader.verdict import Check
@@ -28,9 +27,9 @@ def test_M3_1_one_message_with_the_claim_json(req: Check, publish: PublishRuns) 
         edge = edges.named(name)
         body = _one_message(req, edge, seen).body
         try:
-            parsed = json.loads(body)
-        except ValueError:
-            req.fail(f"{edge}: 본문이 JSON 이 아님: {body[:80]!r}")
+            parsed = json_value(body)
+        except NotParsed as exc:
+            req.fail(f"{edge}: 본문을 JSON 으로 읽을 수 없음({exc.reason}): {body[:80]!r}")
         req.expect(parsed == seen.claim.body, f"{edge}: 본문의 JSON 이 파일과 다름: {body[:120]!r}")
 
 

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from fixtures.claims import Outcome
+from grader.machinery.textfile import NotParsed, json_value
 from grader.mq import edges
 from grader.mq.records import ConsumerRun, Crashes
 from grader.verdict import Check
@@ -14,8 +13,8 @@ from grader.verdict import Check
 
 def _json_equal(a: str, b: bytes) -> bool:
     try:
-        return bool(json.loads(a) == json.loads(b))
-    except ValueError:
+        return bool(json_value(a) == json_value(b))
+    except NotParsed:
         return False
 
 

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import csv
-import io
-
 import pytest
 
 from fixtures.queue_messages import FIELD_KINDS, IDEMPOTENCY_KEY, SEQUENCE_FIELD
+from grader.machinery.textfile import NotParsed, csv_rows
 from grader.queue import types
 from grader.queue.lab import QueueLab
 from grader.verdict import Check
@@ -17,11 +15,15 @@ ROLES = {IDEMPOTENCY_KEY: "idempotency-key", SEQUENCE_FIELD: "sequence"}
 
 
 def _rows(queue_lab: QueueLab, req: Check) -> tuple[str, list[dict[str, str]]]:
-    text = req.text(queue_lab.saved / "schema.csv", queue_lab.shown("schema.csv"))
+    shown = queue_lab.shown("schema.csv")
+    text = req.text(queue_lab.saved / "schema.csv", shown)
     lines = text.splitlines()
-    header_cells = next(csv.reader([lines[0]], skipinitialspace=True)) if lines else []
+    try:
+        header_cells = csv_rows(lines[0])[0] if lines else []
+        reader = csv_rows("\n".join(lines[1:]))
+    except NotParsed as exc:
+        req.fail(f"{shown}: {exc.reason}")
     header = ",".join(cell.strip() for cell in header_cells)  # quoted cells are fine too
-    reader = csv.reader(io.StringIO("\n".join(lines[1:])), skipinitialspace=True)
     rows = [
         {
             "field": r[0].strip(),

@@ -2,24 +2,24 @@
 
 from __future__ import annotations
 
-import csv
-import io
 from pathlib import PurePosixPath
 
 import pytest
 
+from grader.machinery.textfile import NotParsed, csv_rows
 from grader.queue.lab import QueueLab
 from grader.verdict import Check
 
 
 @pytest.mark.req("Q5.1")
 def test_Q5_1_error_csv_reasons(req: Check, queue_lab: QueueLab) -> None:
-    text = req.text(queue_lab.saved / "error.csv", queue_lab.shown("error.csv"))
-    rows = [
-        [cell.strip() for cell in row]
-        for row in csv.reader(io.StringIO(text), skipinitialspace=True)
-        if any(cell.strip() for cell in row)
-    ]
+    shown = queue_lab.shown("error.csv")
+    text = req.text(queue_lab.saved / "error.csv", shown)
+    try:
+        read = csv_rows(text)
+    except NotParsed as exc:
+        req.fail(f"{shown}: {exc.reason}")
+    rows = [[cell.strip() for cell in row] for row in read if any(cell.strip() for cell in row)]
     req.expect(
         bool(rows) and rows[0] == ["file", "reason"],
         f"첫 줄이 {','.join(rows[0]) if rows else '(빈 파일)'} (기대: file,reason)",
