@@ -42,9 +42,9 @@ def cmd_batch(args: argparse.Namespace) -> int:
     from grader.classroom.infra import ExternalBroker
     from grader.classroom.runjob import sandbox_options
     from grader.classroom.shards import WHOLE
-    from grader.machinery.broker import password_as_written
     from grader.machinery.interrupts import Interrupts
     from grader.machinery.sandbox import NONE
+    from grader.machinery.urls import password_as_written
 
     scripts_root, sandbox = sandbox_options(args.scripts_root, args.sandbox)
     if sandbox == NONE and password_as_written(args.amqp_url, args.management_url):

@@ -28,7 +28,6 @@ from pathlib import Path
 from fixtures.tree import FixtureTree, build, load
 from grader.config import AMQP_URL_VARIABLE, MANAGEMENT_URL_VARIABLE, GraderConfig
 from grader.machinery import acting, proctable, seccomp
-from grader.machinery.broker import password_as_written
 from grader.machinery.environ import script_environment
 from grader.machinery.identity import Identity
 from grader.machinery.interrupts import Interrupts
@@ -51,6 +50,7 @@ from grader.machinery.sandbox import (
 from grader.machinery.scenarios import ScenarioPool
 from grader.machinery.seals import Digest, Seals, digest, tree_files
 from grader.machinery.treecopy import shown
+from grader.machinery.urls import password_as_written
 from grader.machinery.workspace import Refused, Workspace, Workspaces
 
 REPO = Path(__file__).resolve().parent.parent

@@ -33,7 +33,6 @@ from grader.catalogue import Catalogue
 from grader.classroom.markdown import finding as markdown_finding
 from grader.labs import CATALOGUE
 from grader.machinery import acting, erlang, identity, proctable, traverse, treecopy
-from grader.machinery.broker import password_as_written
 from grader.machinery.inotify import Watcher, travel
 from grader.machinery.interrupts import Interrupts
 from grader.machinery.nodes import stop_node
@@ -44,6 +43,7 @@ from grader.machinery.seals import Seals, digest, tree_files
 from grader.machinery.snapshot import tree_digest
 from grader.machinery.sqlscript import SqlResult, run_sql_script, run_sql_scripts, statements
 from grader.machinery.treecopy import remove_tree, working_copy
+from grader.machinery.urls import password_as_written
 from grader.machinery.walk import MAX_DEPTH, walk
 from grader.machinery.workspace import Journal, Refused, Workspaces
 from grader.mq.catalogue import MQ

@@ -501,17 +501,6 @@ def student_node() -> Broker | None:
     return broker if broker.answers() else None
 
 
-def password_as_written(*urls: str | None) -> set[str]:
-    """How the password of each URL reads on a command line (":PASSWORD@", as written and
-    unquoted); none for guest's, which every user of the machine knows anyway."""
-    forms = set()
-    for url in urls:
-        password = urllib.parse.urlsplit(url).password if url else None
-        if password and urllib.parse.unquote(password) != "guest":
-            forms |= {f":{password}@", f":{urllib.parse.unquote(password)}@"}
-    return forms
-
-
 def from_url(url: str, node: str | None = None, management_url: str | None = None) -> Broker:
     """A broker somebody else runs; ``node`` lets rabbitmqctl on this machine read it live."""
     parsed = urllib.parse.urlparse(url)

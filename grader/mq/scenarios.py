@@ -212,7 +212,7 @@ def mixed_claims(lab: MqLab) -> ConsumerRun | Missing:
     return _decided(lab, "mixed_claims", good=3, no_docs=2, busy=2)
 
 
-@scenarios.first
+@scenarios
 def idle_queue(lab: MqLab) -> ConsumerRun | Missing:
     """M4.2: nothing to consume at all, until the deadline."""
     if missing := drive.missing(lab, "consumer.py"):
@@ -406,13 +406,13 @@ def _prefetch(lab: MqLab, name: str, prefetch: int, *extra: str) -> PrefetchRun 
         )
 
 
-@scenarios.first
+@scenarios
 def prefetch_default(lab: MqLab) -> PrefetchRun | Missing:
     """M7.1: no --prefetch: never more than 5 unacked, and 5 reached, before a slow partner."""
     return _prefetch(lab, "prefetch5", 5)
 
 
-@scenarios.first
+@scenarios
 def prefetch_two(lab: MqLab) -> PrefetchRun | Missing:
     """M7.2: --prefetch 2."""
     return _prefetch(lab, "prefetch2", 2, "--prefetch", "2")
