@@ -19,7 +19,7 @@ def _rows(queue_lab: QueueLab, req: Check) -> tuple[str, list[dict[str, str]]]:
     text = req.text(queue_lab.saved / "schema.csv", shown)
     lines = text.splitlines()
     try:
-        header_cells = csv_rows(lines[0])[0] if lines else []
+        header_cells = (csv_rows(lines[0]) or [[]])[0] if lines else []  # a blank line: no row
         reader = csv_rows("\n".join(lines[1:]))
     except NotParsed as exc:
         req.fail(f"{shown}: {exc.reason}")
