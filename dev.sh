@@ -12,6 +12,7 @@
 #   ./dev.sh bench      the wall time of `pytest grader` (both labs, and each lab alone)
 #   ./dev.sh bench load       solo vs 8 graders at once on one broker (bench/load.py)
 #   ./dev.sh bench big_tree   a queue grade plain vs 100,000 extra files in q/done
+#   ./dev.sh bench cpu        CPU-seconds of an mq grade by kind of process (process accounting)
 #   ./dev.sh mutants [FILE...]  mutation score of the reference solutions (a benchmark, about
 #                       half an hour on 2 cores; see bench/mutation/__main__.py)
 #   ./dev.sh class-bench  grade a generated class of 24 with --jobs 1 and the default
@@ -128,6 +129,10 @@ case "${1:-}" in
         virtualenv ""
         case "${2:-}" in
             load | big_tree) exec .venv/bin/python "bench/$2.py" "${@:3}" ;;
+            cpu)
+                command -v accton >/dev/null || apt_install acct
+                exec .venv/bin/python bench/cpu_profile.py "${@:3}"
+                ;;
             *) exec .venv/bin/python bench/grade_time.py "${@:2}" ;;
         esac
         ;;
