@@ -18,7 +18,9 @@ def _one_message(req: Check, edge: edges.Edge, seen: Published) -> amqp.Message:
         f"{edge}: claim.in 에 메시지 {len(seen.messages)}개 (기대: 1)",
         run=seen.run,
     )
-    return seen.messages[0]
+    message = seen.messages[0]
+    req.expect(not message.unreadable, f"{edge}: claim.in 의 메시지: {message.unreadable}", run=seen.run)
+    return message
 
 
 @pytest.mark.req("M3.1")

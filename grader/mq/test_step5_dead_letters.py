@@ -22,7 +22,8 @@ def _rejected(req: Check, edge: edges.Edge, seen: ConsumerRun) -> None:
             f"{seen.left_guids().count(claim.guid)}건 (기대: 1, 0)",
             run=seen.run,
         )
-        first = (dead[0].headers.get("x-death") or [{}])[0]
+        deaths = dead[0].headers.get("x-death")  # a script may have written its own, of any shape
+        first = deaths[0] if isinstance(deaths, list) and deaths and isinstance(deaths[0], dict) else {}
         req.expect(
             first.get("reason") == "rejected" and first.get("queue") == amqp.CLAIM_QUEUE,
             f"{edge}: x-death reason {first.get('reason')!r}, queue {first.get('queue')!r} "
