@@ -36,6 +36,7 @@ from grader.machinery import acting, erlang, identity, proctable, traverse, tree
 from grader.machinery.inotify import Watcher, travel
 from grader.machinery.interrupts import Interrupts
 from grader.machinery.nodes import stop_node
+from grader.machinery.rundir import RunDir
 from grader.machinery.runner import OUTPUT_LIMIT, Leftover
 from grader.machinery.sandbox import ALONE, REAPER, RELAY_MOST, Box, carrying
 from grader.machinery.scenarios import ScenarioPool
@@ -900,6 +901,24 @@ def test_what_a_script_printed_cannot_add_lines_to_the_scoreboard() -> None:
     board = scoreboard(book, "")
     own = [line for line in board if "Q6.1" in line or "6단계" in line]
     assert own and all(line.lstrip().startswith(("|", "✗ 6단계")) for line in own), board
+
+
+def test_two_runs_starting_at_once_in_one_state_dir_both_open(tmp_path: Path) -> None:
+    """A run that starts takes over the folders of interrupted runs in its state dir: one
+    whose grader had just made its folder and not yet locked it was taken for such a one and
+    removed, and that grader failed (red team 15: two graders started at once, every id E).
+    Ordered as it happened: the second run's folder made, the first run opens, then the second
+    locks its folder."""
+    state = tmp_path / "state"
+    first, second = RunDir(state / "first"), RunDir(state / "second")
+    second._make_base()
+    first.open()
+    assert not (state / "second").exists()  # taken for an interrupted run's and removed
+    try:
+        assert second._lock_own() and (state / "second" / "lock").exists()
+    finally:
+        second.close()
+        first.close()
 
 
 def test_sql_scripts_are_split_like_the_shell_does(box: Scripts) -> None:

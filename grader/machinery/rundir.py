@@ -28,6 +28,8 @@ from pathlib import Path
 from grader.machinery.treecopy import remove_tree, shown
 from grader.machinery.workspace import Journal, Workspaces
 
+RETRIES = 20  # times a run's folder is made again when another grader took it away
+
 
 class GraderBusy(RuntimeError):
     """Another grader holds this lab root; the message is the one the student reads."""
@@ -94,7 +96,7 @@ class RunDir:
 
     def _make_base(self) -> None:
         if not self.base.parent.exists():  # ours: reachable by user rabbitmq whatever the umask
-            self.base.parent.mkdir(parents=True)
+            self.base.parent.mkdir(parents=True, exist_ok=True)  # (another grader, at once)
             os.chmod(self.base.parent, 0o755)
         self.base.mkdir(exist_ok=True)
         os.chmod(self.base, 0o711)  # the broker (user rabbitmq) and scripts pass through, never list
@@ -119,10 +121,14 @@ class RunDir:
         for other in sorted(self.base.parent.iterdir()):
             if other != self.base and other.is_dir() and not other.is_symlink():
                 left = RunDir(other, None, self.recoveries)
-                if left._lock(other / "lock", False):
+                try:
+                    adopted = left._lock(other / "lock", False)
+                except FileNotFoundError:  # another grader took it away meanwhile
+                    continue
+                if adopted:
                     notes += left._clear_scratch()
                     left.close()
-        if not self._lock(self.base / "lock", False):
+        if not self._lock_own():
             raise GraderBusy(f"state dir {shown(self.base)} is in use by another grader")
         notes += self._clear_scratch()
         if self.lab_root is not None:
@@ -136,6 +142,17 @@ class RunDir:
             path.mkdir()
             os.chmod(path, mode)
         return notes
+
+    def _lock_own(self) -> bool:
+        """Lock this run's folder. Another grader starting at the same moment may have taken it,
+        between its making and this lock, for an interrupted run's and removed it (red team 15:
+        two graders started at once in one state dir both failed): then it is made again."""
+        for _ in range(RETRIES):
+            try:
+                return self._lock(self.base / "lock", False)
+            except FileNotFoundError:
+                self._make_base()
+        return self._lock(self.base / "lock", False)
 
     def _clear_scratch(self) -> list[str]:
         if not self.scratch.is_dir() or self.scratch.is_symlink():
