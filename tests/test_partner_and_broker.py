@@ -79,6 +79,11 @@ def test_what_a_partner_keeps_is_bounded_whoever_calls_it() -> None:
         stats = partner.stats()
         assert [c["status"] for c in stats["calls"]] == [413, 201]
         assert stats["calls"][0]["body"] == "" and stats["calls"][1]["body"] == good.data.decode()
+        # A lone surrogate in a claim's guid (legal JSON escape) once broke every later
+        # /_stats (red team 16): the answers are ASCII JSON.
+        lone = b'{"guid": "\\ud800", "claimId": "C1", "docs": ["a"]}'
+        assert requests.post(post, data=lone, timeout=5).status_code == 201
+        assert partner.stats()["by_guid"]["\ud800"] == 1
     finally:
         partner.stop()
     system = partner_module.ClaimSystem()  # the same bookkeeping, without a million requests
@@ -91,6 +96,13 @@ def test_what_a_partner_keeps_is_bounded_whoever_calls_it() -> None:
     stats = system.stats()
     assert len(stats["calls"]) == partner_module.LISTED_CALLS
     assert stats["calls_not_listed"] == 4 and stats["by_guid"]["g"] == partner_module.LISTED_CALLS + 4
+    # Distinct guids too, each of bounded length (red team 16: 600 guids of 1 MB each grew a
+    # partner to 4 GB).
+    for n in range(partner_module.COUNTED_GUIDS + 3):
+        system.arrive(f"{n}-" + "z" * 1000, "{}")
+    stats = system.stats()
+    assert len(stats["by_guid"]) == partner_module.COUNTED_GUIDS and stats["guids_not_counted"] == 4
+    assert max(len(guid) for guid in stats["by_guid"]) == partner_module.GUID_KEPT
 
 
 def _partner_module() -> Any:
