@@ -46,6 +46,7 @@ def test_M3_2_properties_and_route(req: Check, publish: PublishRuns) -> None:
         run=publish.runs[0][1].run,
     )
     for edge, seen, m in judged:
+        req.expect(not m.unreadable, f"{edge}: claim.in 의 메시지의 속성을 볼 수 없음: {m.unreadable}")
         p = m.properties
         wrong = [
             f"delivery_mode {p.delivery_mode} (기대 2)" if p.delivery_mode != 2 else "",
