@@ -42,6 +42,7 @@ from grader.machinery.identity import COUNT, FIRST  # noqa: E402
 # struct acct_v3 (linux/acct.h): flag, version, tty, exitcode, uid, gid, pid, ppid, btime,
 # etime, then utime, stime, mem, io, rw, minflt, majflt, swaps (comp_t), then comm[16]
 RECORD = struct.Struct("<BBHIIIIIIf8H16s")
+GRADE = [sys.executable, "-m", "pytest", "grader", "-q", "-p", "no:cacheprovider"]
 KINDS = ("node", "grader", "Erlang VMs", "scripts", "helpers")
 Counted = dict[str, float]
 
@@ -152,17 +153,7 @@ def main() -> int:
         for n in range(options.runs):
             for repo in repos if n % 2 == 0 else repos[::-1]:
                 grader_args = args if repo == REPO else _as_before(args, env)
-                argv = [
-                    sys.executable,
-                    "-m",
-                    "pytest",
-                    "grader",
-                    "-q",
-                    "-p",
-                    "no:cacheprovider",
-                    *grader_args,
-                ]
-                measured[repo].append(profiled(argv, repo, os.environ | env, node))
+                measured[repo].append(profiled([*GRADE, *grader_args], repo, os.environ | env, node))
     for repo, runs in measured.items():
         report("student-mode mq grade" + ("" if repo == REPO else f" [{repo}]"), runs)
     return 0
