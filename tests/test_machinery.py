@@ -1077,3 +1077,80 @@ def test_an_acl_is_changed_while_the_run_holds_the_folders_lock(tmp_path: Path) 
     assert stat.S_IMODE(folder.stat().st_mode) == 0o700
     with pytest.raises(OSError):
         os.getxattr(folder, traverse.XATTR)  # no ACL left
+
+
+# A host-mode grader killed mid-run: the ACL entries it lent its identity -------------------------
+_LENDER = """
+import sys, time
+from pathlib import Path
+from grader.machinery.identity import Identity
+from grader.machinery.workspace import Journal, Workspaces
+folder, state = Path(sys.argv[1]), Path(sys.argv[2])
+me = Identity.claim()
+spaces = Workspaces(state, state, False, state / "work", Journal(state / "journal.json"), ("q",), owner=me)
+spaces.let_through([folder / "inner"])
+print(me.uid, flush=True)
+time.sleep(600)
+"""
+
+
+def _killed_lender(folder: Path, state: Path) -> int:
+    """The uid of a grader-like process that lent its identity search through ``folder`` (in
+    ``state``'s journal, like a host-mode run) and was SIGKILLed before it took it back."""
+    lender = subprocess.Popen(
+        [sys.executable, "-c", _LENDER, str(folder), str(state)], cwd=REPO, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert lender.stdout is not None
+        uid = int(lender.stdout.readline())
+    finally:
+        lender.kill()
+        lender.wait()
+    assert traverse.searchable_by(folder, uid, uid)  # lent, and left behind
+    return uid
+
+
+def _lent_folder(tmp_path: Path) -> tuple[Path, Path]:
+    folder, state = tmp_path / "closed", tmp_path / "state"
+    (folder / "inner").mkdir(parents=True)
+    folder.chmod(0o700)
+    state.mkdir()
+    return folder, state
+
+
+def test_what_a_killed_grader_lent_its_identity_is_taken_back_by_the_next_sweep(tmp_path: Path) -> None:
+    """Red team 14: a host-mode grader SIGKILLed left its search entries on /root until its own
+    lab root was graded again (its journal is that lab root's). Any grader's start (the sweep)
+    takes them back now, whatever lab root it grades."""
+    folder, state = _lent_folder(tmp_path)
+    uid = _killed_lender(folder, state)
+    identity.Identity.sweep()
+    assert not traverse.searchable_by(folder, uid, uid)
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    with pytest.raises(OSError):
+        os.getxattr(folder, traverse.XATTR)  # no ACL left
+    assert not (identity.CLAIMS / f"{uid}{identity.GRANTS}").exists()
+
+
+def test_recovering_a_killed_run_leaves_the_entry_of_a_live_grader_of_that_identity(tmp_path: Path) -> None:
+    """The identity of a killed run is claimed by another grader, which lends it search through
+    the same folder; the killed run's lab root is then graded again: its recovery must not take
+    away the live grader's entry (one uid, one entry)."""
+    folder, state = _lent_folder(tmp_path)
+    uid = _killed_lender(folder, state)
+    live = identity.Identity.claim(uid, 1)
+    try:
+        assert not traverse.searchable_by(folder, uid, uid)  # the claim took back what was left
+        other = tmp_path / "other"
+        other.mkdir()
+        journal = Journal(other / "journal.json")
+        spaces = Workspaces(other, other, False, other / "work", journal, ("q",), owner=live)
+        spaces.let_through([folder / "inner"])
+        assert traverse.searchable_by(folder, uid, uid)
+        Workspaces(state, state, False, state / "work", Journal(state / "journal.json"), ("q",)).recover()
+        assert traverse.searchable_by(folder, uid, uid), "the recovery took the live grader's entry"
+        assert Journal(state / "journal.json").read().empty()
+        assert spaces.close() == ([], [])
+        assert not traverse.searchable_by(folder, uid, uid)
+    finally:
+        live.release()

@@ -12,6 +12,12 @@ are root in a user namespace of their own mapped onto it (reaper.py), on the hos
 it. ``kill_all`` ends every process of the identity, a fork chain included: one kill(-1,
 SIGKILL) sent with the identity's own credentials reaches each of them at once (a fork under
 way when it lands fails), wherever they are.
+
+In host mode a run lends its identity search through folders like /root by ACL entries
+(traverse.py). Each one is written down beside the identity's claim (``UID.grants``) before it
+is made, as well as in the lab root's journal: a grader killed before it took them back leaves
+them on folders no later run of that lab root may ever visit, so whichever grader next claims
+or sweeps the identity takes them back (red team 14).
 """
 
 from __future__ import annotations
@@ -21,23 +27,26 @@ import ctypes
 import fcntl
 import functools
 import grp
+import json
 import os
 import pwd
 import stat
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from grader.machinery import machinelocks
+from fixtures.atomic import write_atomic
+from grader.machinery import machinelocks, traverse
 from grader.machinery.treecopy import remove_tree
 from grader.machinery.walk import walk
 
 FIRST = 61400  # below nobody (65534), inside the range a container's uid map usually holds
 COUNT = 256
 CLAIMS = machinelocks.ROOT / "identities"  # one lock file per identity: root's alone
+GRANTS = ".grants"  # CLAIMS/UID.grants: the ACL entries lent to UID not yet taken back
 KILL_ROUNDS = 50
 # How deep below / the folders every user may write to are looked for (/tmp, /var/tmp, /dev/shm,
 # /run/lock, /dev/mqueue, /var/lib/php/sessions ...): what an identity left there (host mode) is
@@ -167,6 +176,27 @@ def _claimed(uid: int) -> int | None:
     return fd
 
 
+def _granted(first: int, count: int) -> set[int]:
+    """The identities of the range with ACL entries written down (see ``Identity.granted``)."""
+    try:
+        names = os.listdir(CLAIMS)
+    except OSError:
+        return set()
+    uids = {name.removesuffix(GRANTS) for name in names if name.endswith(GRANTS)}
+    return {int(u) for u in uids if u.isdigit() and first <= int(u) < first + count}
+
+
+@contextlib.contextmanager
+def unclaimed(uid: int) -> Iterator[bool]:
+    """Whether nobody holds ``uid``'s claim; while the block runs nobody can take it."""
+    claim = _claimed(uid)
+    try:
+        yield claim is not None
+    finally:
+        if claim is not None:
+            os.close(claim)
+
+
 @dataclass
 class Identity:
     uid: int
@@ -179,23 +209,55 @@ class Identity:
         holder may have died leaving processes)."""
         for uid in range(first, first + count):
             if _unused(uid) and (claim := _claimed(uid)) is not None:
-                return cls(uid, uid, claim)
+                found = cls(uid, uid, claim)
+                found.take_back_grants()
+                return found
         raise NoIdentity(f"no free script identity in uids {first}..{first + count - 1}")
 
     @classmethod
     def sweep(cls, first: int = FIRST, count: int = COUNT) -> list[int]:
         """Kill the processes of every identity of the range that nobody holds (what graders
-        that died left running); the pids killed."""
+        that died left running) and take back the ACL entries lent to it; the pids killed."""
         swept: list[int] = []
         running = {u for uids in _by_uid().values() for u in uids if first <= u < first + count}
-        for uid in sorted(running):
+        for uid in sorted(running | _granted(first, count)):
             if _unused(uid) and (claim := _claimed(uid)) is not None:
                 orphaned = cls(uid, uid, claim)
-                swept += processes_of(uid)
-                orphaned.kill_all()
-                orphaned.remove_leftovers()
+                if uid in running:
+                    swept += processes_of(uid)
+                    orphaned.kill_all()
+                    orphaned.remove_leftovers()
+                orphaned.take_back_grants()
                 orphaned.release()
         return swept
+
+    # the ACL entries lent to the identity (host mode) ------------------------------------------
+    def _grants_file(self) -> Path:
+        return machinelocks.folder(CLAIMS.name) / f"{self.uid}{GRANTS}"
+
+    def granted(self, grants: Sequence[traverse.Grant]) -> None:
+        """Write down the ACL entries lent to this identity and not yet taken back (each one
+        before it is made); called by their holder on every change."""
+        mine = [g.to_json() for g in grants if g.uid == self.uid]
+        if mine:
+            write_atomic(self._grants_file(), json.dumps(mine).encode(), mode=0o600)
+        else:
+            self._grants_file().unlink(missing_ok=True)
+
+    def take_back_grants(self) -> None:
+        """Take back what an earlier holder of this identity lent it and did not (a grader
+        killed mid-run); only while holding the claim. A folder no longer the one recorded
+        is left alone (traverse.revoke)."""
+        path = self._grants_file()
+        try:
+            data = json.loads(path.read_bytes()[: 1 << 20])
+        except (OSError, ValueError):
+            data = []
+        for grant in map(traverse.Grant.from_json, data if isinstance(data, list) else []):
+            if grant is not None and grant.uid == self.uid:
+                with contextlib.suppress(OSError):
+                    traverse.revoke(grant)
+        path.unlink(missing_ok=True)
 
     def remove_leftovers(self, folders: Iterable[Path] | None = None) -> list[str]:
         """Remove what this identity owns at the top of ``folders`` (default: every folder any

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from fixtures.atomic import write_atomic
-from grader.machinery import traverse
+from grader.machinery import identity, traverse
 from grader.machinery.sandbox import Mount
 from grader.machinery.treecopy import FS_APPEND_FL, FS_IMMUTABLE_FL, flags, remove_tree, shown, working_copy
 
@@ -57,6 +57,8 @@ class Owner(Protocol):
     gid: int
 
     def hand_over(self, path: Path) -> None: ...
+
+    def granted(self, grants: Sequence[traverse.Grant]) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -251,15 +253,22 @@ class Workspaces:
             st = os.stat(directory)
             pending = traverse.Grant(str(directory), st.st_dev, st.st_ino, self.owner.uid, 0, None)
             self._record.grants.append(pending)  # recorded before it is made
-            self.journal.write(self._record)
+            self._write_grants()
             try:
                 made = traverse.grant(directory, self.owner.uid, perm)
             except traverse.CannotGrant as exc:
                 self._record.grants.remove(pending)
-                self.journal.write(self._record)
+                self._write_grants()
                 raise Refused(refused.replace("{why}", exc.strerror or str(exc))) from exc
             self._record.grants[self._record.grants.index(pending)] = made
-            self.journal.write(self._record)
+            self._write_grants()
+
+    def _write_grants(self) -> None:
+        """The run's grants, in the lab root's journal and beside the identity's claim (which
+        the next grader to claim or sweep that identity reads, whatever lab root it grades)."""
+        assert self.owner is not None
+        self.journal.write(self._record)
+        self.owner.granted(self._record.grants)
 
     def open(self, relative: str, empty: Collection[str] = ()) -> tuple[Workspace, list[str]]:
         """The working copy of LAB_ROOT/relative, made now; and what it left out."""
@@ -388,6 +397,8 @@ class Workspaces:
                 workspace.relative, _Aside.of(self.lab_root / workspace.relative), self._record
             )
         problems += self._revoke(self._record)
+        if self.owner is not None:
+            self.owner.granted(self._record.grants)
         return [], problems
 
     # put back, now or after a crash --------------------------------------------------------
@@ -406,7 +417,7 @@ class Workspaces:
                 raise Refused(" ".join(problems))
             if had:
                 notes.append(f"restored {shown(aside.original)} (중단된 채점이 옮겨 둔 원본을 되돌림)")
-        if problems := self._revoke(record):
+        if problems := self._revoke(record, recovering=True):
             raise Refused(" ".join(problems))
         self.journal.write(record)
         return notes
@@ -487,11 +498,16 @@ class Workspaces:
         self._write(record)
         return []
 
-    def _revoke(self, record: Record) -> list[str]:
+    def _revoke(self, record: Record, recovering: bool = False) -> list[str]:
+        """Take back ``record``'s grants. ``recovering`` (an interrupted run's record): an
+        entry for an identity another grader holds now is left alone, dropped from the record:
+        that grader took back what was lent to its identity before when it claimed it, and the
+        entry there now may be its own (two graders' entries for one uid are one entry)."""
         problems = []
         for made in list(reversed(record.grants)):
             try:
-                done = traverse.revoke(made)
+                with identity.unclaimed(made.uid) if recovering else contextlib.nullcontext(True) as free:
+                    done = traverse.revoke(made) if free else True
             except OSError as exc:
                 problems.append(f"{shown(made.path)} 의 ACL 을 되돌리지 못했습니다({exc.strerror}).")
                 continue
