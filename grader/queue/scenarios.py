@@ -12,7 +12,7 @@ import sqlite3
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -56,6 +56,8 @@ class ConsumeRun:
     rows_error: str = ""
     travel: Travel | None = None
     unique: bool | None = None  # the ledger left still keeps msg_id unique; None: no table
+    # files in done/ or error/ the grader never delivered to this queue (no message made them)
+    invented: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -87,12 +89,21 @@ def _still_unique(q: Path, rows: list[ledger.Row] | None) -> bool | None:
 
 
 def _observe(
-    lab: QueueLab, messages: QueueSet, runs: tuple[RunResult, ...], seen: Travel | None = None
+    lab: QueueLab,
+    messages: QueueSet,
+    runs: tuple[RunResult, ...],
+    seen: Travel | None = None,
+    earlier: Iterable[QueueSet] = (),
 ) -> ConsumeRun:
+    """What ``runs`` over ``messages`` left; ``earlier``: what was delivered to the queue
+    before them since its reset."""
     with lab.acting():
         rows, error = _read_rows(lab.live)
         listing = queuedir.listing(lab.live)
-        return ConsumeRun(messages, runs, listing, rows, error, seen, _still_unique(lab.live, rows))
+        unique = _still_unique(lab.live, rows)
+    delivered = messages.names.union(*(e.names for e in earlier))
+    invented = (listing["done"] | listing["error"]) - delivered
+    return ConsumeRun(messages, runs, listing, rows, error, seen, unique, invented)
 
 
 def _deliver(lab: QueueLab, messages: QueueSet) -> None:
@@ -148,9 +159,9 @@ def fresh_run(lab: QueueLab) -> Rerun | Missing:
         empty = lane.consume()
         first = _consume_watched(lane, messages)
         _deliver(lane, again_set)
-        again = _observe(lane, again_set, (lane.consume(),))
+        again = _observe(lane, again_set, (lane.consume(),), earlier=(messages,))
         _deliver(lane, known_set)
-        known_ids = _observe(lane, known_set, (lane.consume(),))
+        known_ids = _observe(lane, known_set, (lane.consume(),), earlier=(messages, again_set))
     covered = messages.cases | known_set.cases | {"empty-inbox", "rerun-state-present"}
     edges.ensure("fresh_run", covered)
     return Rerun(empty, first, again, known_ids, frozenset(covered))
@@ -307,7 +318,7 @@ def two_consumers(lab: QueueLab) -> TwoConsumers | Missing:
             patience = LOCK_PATIENCE if first in WAITING else SETTLE_TIMEOUT
             states = [first, _settle(lane, started[1], lambda: True, patience)]
         crowd_runs = tuple(lane.wait_consume(p) for p in started)
-        crowd = _observe(lane, crowd_set, crowd_runs)
+        crowd = _observe(lane, crowd_set, crowd_runs, earlier=(earlier_set,))
     covered = crowd_set.cases | {"race", "crowd", "crowd-state-present"}
     edges.ensure("two_consumers", covered)
     return TwoConsumers(race, earlier, crowd, all(s == "holding" for s in states), frozenset(covered))

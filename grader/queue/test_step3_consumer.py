@@ -70,6 +70,16 @@ def _misplaced(observed: ConsumeRun) -> list[str]:
     return problems
 
 
+def _invented(observed: ConsumeRun) -> list[str]:
+    """Files in done/ or error/ that no message was (Q3.3: messages are moved, never made)."""
+    if not (invented := sorted(observed.invented)):
+        return []
+    return [
+        f"보낸 적 없는 파일 {len(invented)}개가 done/·error/ 에 생김({', '.join(invented[:3])}):"
+        " 메시지 파일은 옮기기만 하고 새로 만들지 않습니다"
+    ]
+
+
 def _hint_for(observed: ConsumeRun, files: Iterable[QueueFile]) -> str | None:
     """A hint for the classes the consumer got wrong: files that ended in the wrong one of
     done/ and error/, or stuck in processing/ (where a crash leaves the file it died on).
@@ -127,7 +137,7 @@ def test_Q3_3_valid_to_done_poison_to_error(req: Check, fresh_run: Rerun) -> Non
     req.expect_ran(fresh_run.empty, "빈 inbox 에서 돌린 consume.py")
     first = fresh_run.first
     problems = [f"consume.py 가 {r.describe()}" for r in first.runs if not r.ok]
-    problems += _misplaced(first)
+    problems += _misplaced(first) + _invented(first)
     req.expect(
         not problems,
         f"메시지 {len(first.messages.files)}개(모든 종류: 0·빈 문자열, 파싱 실패, 객체 아닌 JSON, 필드 누락, "

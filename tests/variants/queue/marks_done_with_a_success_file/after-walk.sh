@@ -1,0 +1,1 @@
+rm -f done/_SUCCESS
