@@ -17,6 +17,18 @@ from grader.machinery.mdtext import code_block, literal
 from grader.machinery.runner import RunResult
 from grader.machinery.textfile import Unreadable, read_text, visible
 
+# What a FAIL says it saw may quote a student's file (dup.txt, a CSV row, a status line): at
+# most this many characters of it (red team 14: a 1 MiB one-line dup.txt went three times
+# into results.json).
+SEEN_MOST = 4_000
+
+
+def bounded(seen: str, most: int = SEEN_MOST) -> str:
+    """``seen`` cut to ``most`` characters, saying how many were left out."""
+    if len(seen) <= most:
+        return seen
+    return f"{seen[:most]}… (이하 {len(seen) - most:,}자 생략)"
+
 
 @dataclass(frozen=True)
 class Finding:
@@ -90,7 +102,7 @@ class Check:
     def fail(self, seen: str, hint: str | None = None, run: RunResult | None = None) -> NoReturn:
         __tracebackhide__ = True
         tail = run.tail() if run is not None else ""
-        raise StudentFailure(Finding(self.requirement, seen, self.hint(hint), tail))
+        raise StudentFailure(Finding(self.requirement, bounded(seen), self.hint(hint), tail))
 
     def expect(
         self, condition: bool, seen: str, hint: str | None = None, run: RunResult | None = None

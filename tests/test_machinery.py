@@ -53,7 +53,7 @@ from grader.queue import queuedir
 from grader.queue.catalogue import QUEUE
 from grader.report import ResultBook, scoreboard, write_results
 from grader.session import REPO, Closing, Scripts
-from grader.verdict import Finding
+from grader.verdict import SEEN_MOST, Check, Finding, StudentFailure
 from tests.grading import needs_chattr
 from tests.queue_lab import make_grading
 from tests.waiting import SAFETY, wait_until
@@ -1154,3 +1154,18 @@ def test_recovering_a_killed_run_leaves_the_entry_of_a_live_grader_of_that_ident
         assert not traverse.searchable_by(folder, uid, uid)
     finally:
         live.release()
+
+
+def test_what_a_fail_saw_is_bounded_however_big_the_students_file(tmp_path: Path) -> None:
+    """A 관찰 quoting a student's file (a one-line 1 MiB dup.txt) is cut, saying so: results.json
+    and the scoreboard stay small (red team 14: 3.1 MB of results.json)."""
+    catalogue = Catalogue([QUEUE])
+    check = Check(catalogue["Q4.3"])
+    with pytest.raises(StudentFailure) as failed:
+        check.fail("dup.txt: " + "a" * (1 << 20))
+    book = ResultBook(catalogue)
+    book.expect("Q4.3")
+    book.failed("Q4.3", failed.value.finding)
+    write_results(book, tmp_path / "r.json", 1.0, "")
+    assert (tmp_path / "r.json").stat().st_size < 6 * SEEN_MOST
+    assert "자 생략" in failed.value.finding.render()
