@@ -32,7 +32,7 @@ from fixtures.tree import FixtureTree
 from grader.catalogue import Catalogue
 from grader.classroom.markdown import finding as markdown_finding
 from grader.labs import CATALOGUE
-from grader.machinery import acting, erlang, identity, proctable, traverse, treecopy
+from grader.machinery import acting, erlang, identity, proctable, shebang, traverse, treecopy
 from grader.machinery.inotify import Watcher, travel
 from grader.machinery.interrupts import Interrupts
 from grader.machinery.nodes import stop_node
@@ -1169,3 +1169,31 @@ def test_what_a_fail_saw_is_bounded_however_big_the_students_file(tmp_path: Path
     write_results(book, tmp_path / "r.json", 1.0, "")
     assert (tmp_path / "r.json").stat().st_size < 6 * SEEN_MOST
     assert "자 생략" in failed.value.finding.render()
+
+
+@pytest.mark.parametrize(
+    ("first", "started"),
+    [
+        (b"#!/usr/bin/env python3\n", ["/usr/bin/env", "python3"]),
+        (b"#!/usr/bin/env python3\r\n", ["/usr/bin/env", "python3"]),
+        (b"#! /usr/bin/perl -w\n", ["/usr/bin/perl", "-w"]),
+        (b"#!/usr/bin/env -S python3 -u\n", ["/usr/bin/env", "-S python3 -u"]),
+        (b"#!/bin/sh\n", ["bash"]),
+        (b"#!/usr/bin/env bash\n", ["bash"]),
+        (b"#!/bin/bash -e\n", ["bash"]),
+        (b"echo no first line\n", ["bash"]),
+        (b"#!\n", ["bash"]),
+        (b"#!\xff\n", ["bash"]),
+    ],
+)
+def test_a_script_is_started_by_the_interpreter_its_first_line_names(
+    tmp_path: Path, first: bytes, started: list[str]
+) -> None:
+    """lag.sh written in Python with #!/usr/bin/env python3 runs as ./lag.sh in the pod: the
+    grader starts it the same way; a shell's first line, or none, means bash."""
+    script = tmp_path / "lag.sh"
+    script.write_bytes(first + b"body\n")
+    assert shebang.command(script) == [*started, str(script)]
+    link = tmp_path / "link.sh"
+    link.symlink_to(script)
+    assert shebang.command(link) == ["bash", str(link)]  # a link is bash's to follow

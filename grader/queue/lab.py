@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from fixtures.queue_messages import QueueSet
-from grader.machinery import acting
+from grader.machinery import acting, shebang
 from grader.machinery.runner import Process, RunResult
 from grader.machinery.sandbox import ALONE
 from grader.machinery.scenarios import ScenarioPool
@@ -239,10 +239,13 @@ class QueueLab:
         return self.wait_consume(self.start_consume())
 
     def shell(self, script: str, *args: str) -> RunResult:
-        """``bash q/SCRIPT ARGS``; a script that once overran its limit gets a short one after."""
+        """``bash q/SCRIPT ARGS`` (or the interpreter its first line names: shebang.py); a
+        script that once overran its limit gets a short one after."""
         assert self.box is not None, "scripts run in a lane: use lab.lane()"
         limit = SHELL_AFTER_A_HANG if script in self.shells_hung else SHELL_TIMEOUT
-        run = self.box.run(["bash", str(self.live / script), *args], cwd=self.live, timeout=limit)
+        with self.acting():  # its first line, read with the scripts' own powers
+            started = shebang.command(self.live / script)
+        run = self.box.run([*started, *args], cwd=self.live, timeout=limit)
         if run.timed_out:
             self.shells_hung.add(script)  # shared by every lane (a copy made by replace)
         return run
