@@ -134,6 +134,16 @@ def test_ledger_schemas(lab: QueueLab) -> None:
     assert "여러 컬럼 묶음 키" in _seen(judge("Q3.1", check, lab))
     _ledger(lab, "CREATE TABLE processed (msg_id TEXT PRIMARY KEY, order_no, seq, amount)")
     assert "없는 컬럼: processed_at" in _seen(judge("Q3.1", check, lab))
+    # A key SQLite alone cannot read (a collation the consumer defines in Python) is said so,
+    # not called missing (red team 16).
+    db = lab.saved / "ledger.db"
+    db.unlink()
+    with closing(sqlite3.connect(db)) as conn, conn:
+        conn.create_collation("by_code", lambda a, b: (a > b) - (a < b))
+        conn.execute("CREATE TABLE processed (msg_id TEXT, order_no, seq, amount, processed_at)")
+        conn.execute("CREATE UNIQUE INDEX one_row ON processed (msg_id COLLATE by_code)")
+    seen = _seen(judge("Q3.1", check, lab))
+    assert "확인할 수 없음" in seen and "by_code" in seen, seen
 
 
 def test_processing_left_overs(lab: QueueLab) -> None:

@@ -77,17 +77,29 @@ def columns(db: Path) -> list[str]:
         return [str(row[1]).lower() for row in conn.execute("PRAGMA table_info(processed)")]
 
 
+NO_KEY = "does not match any PRIMARY KEY or UNIQUE constraint"  # SQLite's words
+
+
 def msg_id_is_unique(db: Path) -> bool:
-    """A PRIMARY KEY or UNIQUE constraint covers exactly msg_id.
+    """A PRIMARY KEY or UNIQUE constraint covers exactly msg_id."""
+    return unique_problem(db) is None
+
+
+def unique_problem(db: Path) -> str | None:
+    """None when a PRIMARY KEY or UNIQUE constraint covers exactly msg_id; else why not, in
+    Korean: none does, or SQLite cannot tell (a schema it cannot read without the student's
+    own code, such as a collation defined in Python).
 
     ``ON CONFLICT(msg_id)`` only prepares when such a constraint exists; EXPLAIN runs nothing.
     """
     try:
         with closing(_connect(db)) as conn:
             conn.execute("EXPLAIN INSERT INTO processed(msg_id) VALUES ('x') ON CONFLICT(msg_id) DO NOTHING")
-    except sqlite3.Error:
-        return False
-    return True
+    except sqlite3.Error as exc:
+        if NO_KEY in str(exc):
+            return "msg_id 에 PRIMARY KEY 도 UNIQUE 제약도 없음(또는 여러 컬럼 묶음 키)"
+        return f"SQLite 가 processed 의 제약을 확인할 수 없음({exc}): SQLite 만으로 읽히는 스키마여야 합니다"
+    return None
 
 
 def rows(db: Path) -> list[Row]:

@@ -117,10 +117,8 @@ def test_Q3_1_processed_table_with_unique_msg_id(req: Check, queue_lab: QueueLab
     req.expect(bool(cols), "ledger.db 에 processed 테이블이 없음")
     missing = [c for c in ledger.COLUMNS if c not in cols]
     req.expect(not missing, f"processed 에 없는 컬럼: {', '.join(missing)}")
-    req.expect(
-        ledger.msg_id_is_unique(db),
-        "msg_id 에 PRIMARY KEY 도 UNIQUE 제약도 없음(또는 여러 컬럼 묶음 키)",
-    )
+    unique = ledger.unique_problem(db)
+    req.expect(unique is None, str(unique))
 
 
 @pytest.mark.req("Q3.2")
