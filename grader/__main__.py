@@ -38,7 +38,7 @@ def cmd_pack(args: argparse.Namespace) -> int:
 
 
 def cmd_batch(args: argparse.Namespace) -> int:
-    from grader.classroom.batch import FAULT, BatchOptions, default_jobs, run_batch
+    from grader.classroom.batch import FAULT, BatchOptions, jobs_for, run_batch
     from grader.classroom.infra import ExternalBroker
     from grader.classroom.runjob import sandbox_options
     from grader.classroom.shards import WHOLE
@@ -54,12 +54,15 @@ def cmd_batch(args: argparse.Namespace) -> int:
             f"run as users of this machine: pass them in ${AMQP_URL_VARIABLE} and "
             f"${MANAGEMENT_URL_VARIABLE} instead (a process's environment is its user's alone)"
         )
+    jobs, fewer = jobs_for(args.jobs, _labs(args.lab), sandbox != NONE)
+    if fewer:
+        print(fewer, file=sys.stderr)
     amqp_url = args.amqp_url or os.environ.get(AMQP_URL_VARIABLE)
     management_url = args.management_url or os.environ.get(MANAGEMENT_URL_VARIABLE)
     options = BatchOptions(
         out=args.out,
         labs=_labs(args.lab),
-        jobs=args.jobs or default_jobs(_labs(args.lab)),
+        jobs=jobs,
         timeout=args.timeout,
         force=args.force,
         fixtures_dir=args.fixtures_dir,

@@ -233,6 +233,29 @@ def test_scripts_root_needs_the_sandbox(tmp_path: Path) -> None:
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.parametrize("sandbox", ["none", "auto"])
+def test_without_namespaces_mq_grades_run_one_at_a_time(tmp_path: Path, sandbox: str) -> None:
+    """Host mode shares the loopback: a script of one grade could call the claim partner of a
+    classmate's grade running beside it. There batch grades mq one submission at a time, says
+    so, and its report says 1; with namespaces each grade's scripts have a network of their own."""
+    empty, out = tmp_path / "subs" / "empty", tmp_path / "out"
+    empty.mkdir(parents=True)
+    batch = [sys.executable, "-m", "grader", "batch", str(empty), "--out", str(out), "--lab", "mq"]
+    run = subprocess.run(
+        [*batch, "--jobs", "3", "--sandbox", sandbox],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    one = sandbox == "none"
+    assert ("--jobs 3 -> 1" in run.stderr) == one, run.stderr[-3000:]
+    report = (out / "report.html").read_text()
+    assert ("동시 1개" if one else "동시 3개") in report
+
+
 def test_scripts_that_hard_code_root_see_their_copy_there(
     fixture_tree: FixtureTree, workdir: Callable[[str], Path]
 ) -> None:

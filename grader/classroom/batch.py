@@ -84,6 +84,20 @@ def default_jobs(labs: tuple[str, ...]) -> int:
     return max(1, cores // 2) if CATALOGUE.needs_broker(labs) else cores
 
 
+def jobs_for(requested: int | None, labs: tuple[str, ...], namespaces: bool) -> tuple[int, str]:
+    """Grader runs at once, and a note when fewer than ``requested``. Without namespaces the
+    scripts of grades running at once share the machine's loopback: one student's script
+    could call a classmate's claim partner and change that grade (README, threat model), so
+    labs with a broker are graded one at a time there."""
+    jobs = requested or default_jobs(labs)
+    if jobs > 1 and not namespaces and CATALOGUE.needs_broker(labs):
+        return 1, (
+            f"batch: --jobs {jobs} -> 1: without namespaces the scripts of grades running at once "
+            "share this machine's network and could reach each other's claim partners"
+        )
+    return jobs, ""
+
+
 @dataclass(frozen=True)
 class Submission:
     name: str
