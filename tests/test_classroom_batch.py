@@ -208,26 +208,21 @@ def test_a_hanging_grade_is_stopped_and_is_not_a_score(
     assert again[0].status == GRADED and not again[0].reused
 
 
-def test_scripts_root_needs_the_sandbox(tmp_path: Path) -> None:
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "grader",
-            "batch",
-            str(tmp_path),
-            "--out",
-            str(tmp_path / "out"),
-            "--scripts-root",
-            "/root",
-            "--sandbox",
-            "none",
-        ],
+def _batch(*args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+    """``python -m grader batch ARGS`` from the checkout, its output captured."""
+    return subprocess.run(
+        [sys.executable, "-m", "grader", "batch", *args],
         cwd=REPO,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=timeout,
         check=False,
+    )
+
+
+def test_scripts_root_needs_the_sandbox(tmp_path: Path) -> None:
+    run = _batch(
+        str(tmp_path), "--out", str(tmp_path / "out"), "--scripts-root", "/root", "--sandbox", "none"
     )
     assert run.returncode != 0 and "sandbox" in run.stderr and "LAB_ROOT" in run.stderr
     assert not (tmp_path / "out").exists()
@@ -240,15 +235,7 @@ def test_without_namespaces_mq_grades_run_one_at_a_time(tmp_path: Path, sandbox:
     so, and its report says 1; with namespaces each grade's scripts have a network of their own."""
     empty, out = tmp_path / "subs" / "empty", tmp_path / "out"
     empty.mkdir(parents=True)
-    batch = [sys.executable, "-m", "grader", "batch", str(empty), "--out", str(out), "--lab", "mq"]
-    run = subprocess.run(
-        [*batch, "--jobs", "3", "--sandbox", sandbox],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    run = _batch(str(empty), "--out", str(out), "--lab", "mq", "--jobs", "3", "--sandbox", sandbox)
     assert run.returncode == 0, run.stderr[-3000:]
     one = sandbox == "none"
     assert ("--jobs 3 -> 1" in run.stderr) == one, run.stderr[-3000:]
@@ -266,25 +253,8 @@ def test_scripts_that_hard_code_root_see_their_copy_there(
     walk_queue(folder, fixture_tree.root)
     hard_code_lab_root(folder / "q", Path("/root"))
     before = root_state()
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "grader",
-            "batch",
-            str(folder),
-            "--out",
-            str(base / "out"),
-            "--lab",
-            "queue",
-            "--fixtures-dir",
-            str(fixture_tree.root),
-        ],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
+    run = _batch(
+        str(folder), "--out", str(base / "out"), "--lab", "queue", "--fixtures-dir", str(fixture_tree.root)
     )
     assert run.returncode == 0, run.stderr[-3000:]
     results = read_results(base / "out" / "jung" / "results.json")
