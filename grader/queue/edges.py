@@ -365,6 +365,13 @@ MAP: tuple[Edges, ...] = (
                 "ledger as the first run left them",
                 "앞선 실행의 상태가 남은 채 다시 실행",
             ),
+            _e(
+                "again-same-name",
+                "two ordinary files again under the names done/ holds them by (a student re-copying "
+                "the fixture inbox): exit 0, neither left in inbox/ or processing/ nor put in "
+                "error/ (overwriting the identical file in done/ or any other way is the student's)",
+                "done/ 에 있는 것과 같은 이름으로 다시 온 파일",
+            ),
         ),
     ),
     Edges(

@@ -124,6 +124,7 @@ def _consume_watched(lab: QueueLab, messages: QueueSet) -> ConsumeRun:
 # Re-delivered in the second run: ordinary messages only, so a mistake about one class of
 # message (a falsy value, say) shows on the ids judging that class and not on Q3.6.
 AGAIN = ("valid", "seq-across-9-10", "seq-across-99-100", "amount-widths")
+SAME_NAME = 2  # of them again under their own names (done/ holds a file of that name)
 
 
 @scenarios
@@ -137,14 +138,17 @@ def fresh_run(lab: QueueLab) -> Rerun | Missing:
     messages = consumer_inbox(rng)
     ordinary = sorted({str(f.message["msg_id"]) for f in messages.of_case(*AGAIN) if f.message})
     again_ids = set(rng.sample(ordinary, len(ordinary) // 2))
-    # Every copy of those ids (duplicates too), under names the queue has not seen.
-    again_set = QueueSet(
-        tuple(
-            replace(f, name=f"again-{f.name}")
-            for f in messages.files
-            if f.message is not None and str(f.message["msg_id"]) in again_ids
-        )
+    # Every copy of those ids (duplicates too), under names the queue has not seen; and two
+    # more ordinary files under the very names done/ holds them by, as a student re-copying the
+    # fixture inbox to check step 4 delivers them (a final move that refuses an existing name
+    # crashes there, or leaves them behind).
+    renamed = tuple(
+        replace(f, name=f"again-{f.name}")
+        for f in messages.files
+        if f.message is not None and str(f.message["msg_id"]) in again_ids
     )
+    others = [f for f in messages.of_case(*AGAIN) if f.message and str(f.message["msg_id"]) not in again_ids]
+    again_set = QueueSet(renamed + tuple(others[:SAME_NAME]))
     # Then two poisons carrying ids processed before: a known id makes no message valid.
     known = [f.message for f in messages.of_case(*AGAIN) if f.message is not None][:2]
     prefix = _prefix_of(messages)
@@ -162,7 +166,8 @@ def fresh_run(lab: QueueLab) -> Rerun | Missing:
         again = _observe(lane, again_set, (lane.consume(),), earlier=(messages,))
         _deliver(lane, known_set)
         known_ids = _observe(lane, known_set, (lane.consume(),), earlier=(messages, again_set))
-    covered = messages.cases | known_set.cases | {"empty-inbox", "rerun-state-present"}
+    same_names = {"again-same-name"} if again_set.names & messages.names else set()
+    covered = messages.cases | known_set.cases | {"empty-inbox", "rerun-state-present"} | same_names
     edges.ensure("fresh_run", covered)
     return Rerun(empty, first, again, known_ids, frozenset(covered))
 

@@ -15,7 +15,7 @@ import pytest
 from fixtures.queue_messages import QueueFile
 from grader.machinery.runner import RunResult
 from grader.queue import ledger
-from grader.queue.edges import message_label
+from grader.queue.edges import label, message_label
 from grader.queue.lab import QueueLab
 from grader.queue.queuedir import DIRS, counts_text, left_below
 from grader.queue.scenarios import ConsumeRun, Rerun, TwoConsumers
@@ -281,11 +281,23 @@ def test_Q3_6_rerun_adds_no_row(req: Check, fresh_run: Rerun) -> None:
     )
     req.expect(
         len(after) == len(before),
-        f"이미 처리한 메시지 {len(rerun.again.messages.files)}개를 새 이름으로 다시 처리하자 행이 "
+        f"이미 처리한 메시지 {len(rerun.again.messages.files)}개를 다시 넣고 처리하자 행이 "
         f"{len(before)} → {len(after)}개",
     )
-    left = sorted(rerun.again.messages.names - rerun.again.after["done"])
+    again = rerun.again
+    left = sorted(again.messages.names - again.after["done"])
     req.expect(not left, f"다시 넣은 (중복) 메시지가 done/ 에 없음: {_names(left)}")
+    # Two of them came under the names done/ already holds: wherever the student's final
+    # move puts such a file, it may not stay behind or count as a poison.
+    same = again.messages.names & rerun.first.messages.names
+    astray = sorted(f"{n}({d}/)" for d in ("inbox", "processing", "error") for n in same & again.after[d])
+    req.expect(
+        not astray,
+        f"[{label('Q3.6', 'again-same-name')}] 이미 done/ 에 있는 이름으로 다시 넣은 정상 메시지가 "
+        f"done/ 로 가지 않음: {', '.join(astray)}",
+        hint="done/ 에 같은 이름이 있어도 옮길 수 있어야 합니다: os.rename(src, done/이름) 은 덮어쓰지만 "
+        "shutil.move(src, done_디렉터리) 와 mv -n 은 그러지 않습니다.",
+    )
     _expect_constraint_kept(
         req,
         [
