@@ -892,3 +892,69 @@ def test_the_reference_being_graded_is_nobody_elses_to_read(fixture_tree: Fixtur
         hold.release("check")
         grader.wait(SAFETY)
         shutil.rmtree(state, ignore_errors=True)
+
+
+def _not_a_folder(root: Path, relative: str, kind: str) -> None:
+    """LAB_ROOT/relative made ``kind``: something that is not a folder of the student's work."""
+    path = root / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if kind == "file":
+        path.write_text("not a folder\n")
+    elif kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "dangling-link":
+        path.symlink_to("nowhere")
+    elif kind == "link-to-a-file":
+        (root / "target").write_text("x\n")
+        path.symlink_to("target")
+    elif kind == "link-to-the-machines-root":
+        path.symlink_to("/")
+    else:
+        raise ValueError(kind)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize(
+    "kind", ["file", "fifo", "dangling-link", "link-to-a-file", "link-to-the-machines-root"]
+)
+def test_a_q_that_is_not_the_students_folder_is_failed_not_an_error(
+    fixture_tree: FixtureTree, workdir: Callable[[str], Path], mode: str, kind: str
+) -> None:
+    """Red team 17: in host mode a q/ that was a file, a FIFO or a link to nothing or to a file
+    made every queue id a grader error (the working copy was made of it); q -> / did so in both
+    modes (the copy walked into /proc and met a link it may not read). Whatever stands there,
+    the ids FAIL, nothing is an error, and it comes back as it was."""
+    base = workdir(f"not-a-folder-{kind}-{mode}")
+    root = base / "root"
+    root.mkdir()
+    _not_a_folder(root, "q", kind)
+    graded = grade(
+        root, fixture_tree.root, base / "state", lab="queue", args=("--sandbox", mode), repo=GRADER
+    )
+    assert not graded.errors and graded.extra["gradable"] is True, graded.explain()
+    assert {"Q1.1", "Q3.3", "Q7.1", "Q8.1"} <= graded.not_passed, graded.explain()
+    assert graded.lab_root_unchanged and not (root / ".lab-grader-saved.q").exists()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_an_eaimw_that_is_a_file_is_failed_not_an_error(
+    fixture_tree: FixtureTree, shared_broker: SharedBroker, workdir: Callable[[str], Path], mode: str
+) -> None:
+    """Red team 17: eaimw/ a file (so no eaimw/mq can be there) made every mq id a grader error
+    in host mode; the mq ids FAIL like an absent folder's."""
+    base = workdir(f"eaimw-file-{mode}")
+    root = base / "root"
+    root.mkdir()
+    _not_a_folder(root, "eaimw", "file")
+    graded = grade(
+        root,
+        fixture_tree.root,
+        base / "state",
+        lab="mq",
+        args=(*shared_broker.args, "--sandbox", mode),
+        env=shared_broker.env,
+        repo=GRADER,
+    )
+    assert not graded.errors and graded.extra["gradable"] is True, graded.explain()
+    assert {"M1.1", "M2.1", "M4.1"} <= graded.not_passed, graded.explain()
+    assert graded.lab_root_unchanged

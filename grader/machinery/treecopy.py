@@ -92,7 +92,11 @@ class _Copy:
     def tree(self, src: Path, dest: Path, top: bool, exists: bool = False) -> None:
         if not exists:
             dest.mkdir(mode=0o700)
-        src_fd = os.open(src, OPEN_DIR & ~os.O_NOFOLLOW)  # the student's q/ may be a link
+        try:
+            src_fd = os.open(src, OPEN_DIR & ~os.O_NOFOLLOW)  # the student's q/ may be a link
+        except OSError as exc:  # where it leads cannot be opened: nothing to copy
+            self.left_out.append(f"{shown(src)} ({exc.strerror}: 복사하지 않음)")
+            return
         try:
             dest_fd = os.open(dest, OPEN_DIR)
             try:
@@ -113,7 +117,11 @@ class _Copy:
         # per level above the current one: (its (dev, inode), top level?, entries left, stat)
         above: list[tuple[tuple[int, int], bool, list[str], os.stat_result]] = []
         st = os.fstat(src)
-        at_top, left = top, _listed(src)
+        at_top, left = top, []
+        try:
+            left = _listed(src)
+        except OSError as exc:
+            self.left_out.append(f"{shown(where)} ({exc.strerror})")
 
         def at(*more: str) -> str:
             return "/".join([where, *names, *more])
@@ -145,7 +153,11 @@ class _Copy:
                     self.entries -= 1
                 # by the folder's descriptor open now (a listing's entries keep the number of
                 # the descriptor they were listed through, closed once the copy went below)
-                est = os.stat(name, dir_fd=src, follow_symlinks=False)
+                try:
+                    est = os.stat(name, dir_fd=src, follow_symlinks=False)
+                except OSError as exc:  # gone meanwhile, or a name the kernel will not show
+                    self.left_out.append(f"{shown(at(name))} ({exc.strerror})")
+                    continue
                 if at_top and name in self.empty:
                     os.mkdir(name, dir_fd=dest)  # the grader empties it before any script runs
                 elif stat.S_ISDIR(est.st_mode):
@@ -160,12 +172,19 @@ class _Copy:
                     except OSError:
                         os.close(sub)
                         raise
+                    try:
+                        listed = _listed(sub)
+                    except OSError as exc:
+                        os.close(sub)
+                        os.close(out)
+                        self.left_out.append(f"{shown(at(name))} ({exc.strerror})")
+                        continue
                     above.append(((st.st_dev, st.st_ino), at_top, left, st))
                     os.close(src)
                     os.close(dest)
                     src, dest = sub, out
                     names.append(name)
-                    st, at_top, left = os.fstat(src), False, _listed(src)
+                    st, at_top, left = os.fstat(src), False, listed
                 elif stat.S_ISREG(est.st_mode):
                     self._file(src, name, dest, name, at(name))
                 elif stat.S_ISLNK(est.st_mode):
@@ -177,7 +196,11 @@ class _Copy:
             os.close(dest)
 
     def _link(self, src_fd: int, dest_fd: int, name: str, at: str) -> None:
-        points_to = os.readlink(name, dir_fd=src_fd)
+        try:
+            points_to = os.readlink(name, dir_fd=src_fd)
+        except OSError as exc:  # a link the kernel will not read (/proc/PID/cwd of another's)
+            self.left_out.append(f"{shown(at)} ({exc.strerror})")
+            return
         try:
             resolved = os.path.realpath(at)
             outside_file = not self.inside(resolved) and os.path.isfile(resolved)

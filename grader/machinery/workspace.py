@@ -341,7 +341,10 @@ class Workspaces:
             with self._lock:
                 self._record.copies[relative]["copy"] = copy
                 self.journal.write(self._record)
-            left_out = working_copy(aside.saved, aside.building, empty, exists=True)
+            # Whatever else stands there (a file, a FIFO, a link to nothing or to a file) the
+            # scripts meet an empty folder, as in a box; the checks read it as it is.
+            is_folder = os.path.isdir(aside.saved)
+            left_out = working_copy(aside.saved, aside.building, empty, exists=True) if is_folder else []
             self._hand_over(aside.building)
             os.rename(aside.building, aside.original)
         except BaseException:
@@ -536,7 +539,7 @@ def _can_put_aside(aside: _Aside) -> None:
         st = os.lstat(original)
         parent = os.stat(original.parent)
         read_only = os.statvfs(original.parent).f_flag & os.ST_RDONLY
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # not there (eaimw/ a file: no eaimw/mq)
         return
     locked = FS_IMMUTABLE_FL | FS_APPEND_FL
     if stat.S_ISDIR(st.st_mode) and st.st_dev != parent.st_dev:
