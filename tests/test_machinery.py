@@ -987,6 +987,28 @@ def test_inotify_tells_claim_by_rename_from_shortcuts(tmp_path: Path) -> None:
     assert seen.sent_back_to_inbox() == ["looped"]
 
 
+def test_inotify_follows_files_through_a_processing_folder_made_again(tmp_path: Path) -> None:
+    """Red team 17: a consumer that removes processing/ and makes it again when it starts was
+    told its 55 files skipped processing/ (the watch stayed on the folder removed). The new
+    processing/ is processing/ too; a move straight to done/ is still a skip."""
+    dirs = {name: tmp_path / name for name in ("inbox", "processing", "done", "error")}
+    for path in dirs.values():
+        path.mkdir()
+    names = [f"{i}.json" for i in range(20)]
+    for name in [*names, "direct.json"]:
+        (dirs["inbox"] / name).write_text("{}")
+    watcher = Watcher(dirs)
+    dirs["processing"].rmdir()
+    dirs["processing"].mkdir()  # the first moves may beat the watch on it: joined by name
+    for name in names:
+        os.rename(dirs["inbox"] / name, dirs["processing"] / name)
+        os.rename(dirs["processing"] / name, dirs["done"] / name)
+    os.rename(dirs["inbox"] / "direct.json", dirs["done"] / "direct.json")
+    seen = travel(watcher.stop(), [*names, "direct.json"], watcher.overflow, watcher.subdirs)
+    assert all(seen.hops[n] == ["inbox", "processing", "done"] for n in names), seen.hops
+    assert seen.skipped_processing() == ["direct.json"]
+
+
 def test_inotify_follows_files_through_subfolders_of_processing(tmp_path: Path) -> None:
     """A consumer may claim into processing/<its own folder>/: that is processing/ too."""
     dirs = {name: tmp_path / name for name in ("inbox", "processing", "done", "error")}

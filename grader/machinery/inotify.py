@@ -3,7 +3,9 @@
 A consumer that claims a file renames it inbox -> processing -> done; one that reads straight
 from inbox shows inbox -> done; a poison loop shows processing -> inbox. A copy shows up as
 a CREATE without a move. Events are paired by the kernel's rename cookie. Subdirectories of
-processing/ (one per consumer, say) count as processing/ and are watched as they appear.
+processing/ (one per consumer, say) count as processing/ and are watched as they appear, and so
+does a processing/ made again (a consumer that removes and makes it when it starts: red team
+17, its files were taken for moved past processing/).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ IN_ISDIR = 0x40000000
 IN_NONBLOCK = 0o4000
 IN_CLOEXEC = 0o2000000
 WATCHED = IN_OPEN | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE
+PARENT = "(parent)"  # the label of processing/'s parent, watched for a processing/ made again
 HEADER = struct.Struct("iIII")
 
 _libc = ctypes.CDLL(None, use_errno=True)
@@ -78,9 +81,12 @@ class Watcher:
         self.events: list[Event] = []
         self.overflow = False
         self.subdirs = 0  # subdirectories of processing/ seen
+        self._processing: Path | None = None
         for label, path in dirs.items():
             self._watch(label, path)
             if label == "processing":
+                self._watch(PARENT, path.parent, IN_CREATE | IN_MOVED_TO)
+                self._processing = path
                 for sub in path.iterdir():
                     if sub.is_dir():
                         self.subdirs += 1
@@ -89,8 +95,8 @@ class Watcher:
         self._thread = threading.Thread(target=self._read, daemon=True)
         self._thread.start()
 
-    def _watch(self, label: str, path: Path) -> None:
-        wd = _libc.inotify_add_watch(self._fd, os.fsencode(path), WATCHED)
+    def _watch(self, label: str, path: Path, mask: int = WATCHED) -> None:
+        wd = _libc.inotify_add_watch(self._fd, os.fsencode(path), mask)
         if wd < 0:
             raise OSError(ctypes.get_errno(), f"inotify_add_watch {path} failed")
         self._labels[wd] = (label, path)
@@ -116,12 +122,20 @@ class Watcher:
                 self.overflow = True
             elif wd not in self._labels:
                 continue
+            elif self._labels[wd][0] == PARENT:
+                if mask & IN_ISDIR and self._processing and name == self._processing.name:  # made again
+                    self._new_processing(self._processing)
             elif not mask & IN_ISDIR:
                 self.events.append(Event(self._labels[wd][0], name, mask, cookie))
             elif self._labels[wd][0] == "processing" and mask & (IN_CREATE | IN_MOVED_TO):
-                self.subdirs += 1
-                with contextlib.suppress(OSError):  # already gone again
-                    self._watch("processing", self._labels[wd][1] / name)
+                self._new_processing(self._labels[wd][1] / name)
+
+    def _new_processing(self, path: Path) -> None:
+        """A folder that counts as processing/ appeared: watched from now on; what went in
+        before the watch is joined by name (see ``travel``)."""
+        self.subdirs += 1
+        with contextlib.suppress(OSError):  # already gone again
+            self._watch("processing", path)
 
     def stop(self) -> list[Event]:
         self._stopping.set()
