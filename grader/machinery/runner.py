@@ -176,6 +176,10 @@ class _Launched:
         commands_r, self._commands = os.pipe()
         os.set_inheritable(self._commands, False)
         try:
+            # The script's own output pipes are its identity's: `echo x > /dev/stdout` opens
+            # them again by /proc/self/fd, which a pipe of root's (mode 600) refuses (red team 18).
+            for fd in (out_w, err_w):
+                os.fchown(fd, request.uid, request.gid)
             confinement.launcher.launch(request, [stdin, out_w, err_w, report_w, commands_r])
         except BaseException:
             for fd in (out, err, report, self._commands):
