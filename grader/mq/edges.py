@@ -103,22 +103,49 @@ EXCHANGES = _edge(
     """eai.claim and eai.dlx, each: exists, type direct, durable (read after both runs).""",
     "교환기",
 )
+EXCHANGES_KEEP = _edge(
+    "EXCHANGES_KEEP",
+    "M2.2",
+    "topology",
+    """Neither exchange is auto_delete (it goes when its last binding does), and eai.claim is
+    not internal (no client could publish a claim to it).""",
+    "교환기가 남아 있고 발행을 받는가",
+)
 QUEUES = _edge(
     "QUEUES",
     "M2.3",
     "topology",
     """claim.in durable with x-dead-letter-exchange=eai.dlx and
-    x-dead-letter-routing-key=claim.dead exactly (other arguments are not judged); claim.dead
-    durable (read after both runs).""",
+    x-dead-letter-routing-key=claim.dead exactly; claim.dead durable (read after both runs).""",
     "큐와 DLX 인자",
+)
+QUEUES_KEEP = _edge(
+    "QUEUES_KEEP",
+    "M2.3",
+    "topology",
+    """claim.in and claim.dead keep what waits in them: neither auto_delete nor exclusive (the
+    queue goes, with its claims, when its last consumer or its connection does), no argument
+    that removes messages by itself (x-message-ttl, x-expires, x-max-length,
+    x-max-length-bytes). Other arguments (x-queue-type, x-max-priority, lazy mode ...) are not
+    judged.""",
+    "큐가 기다리는 청구를 지키는가",
 )
 BINDINGS = _edge(
     "BINDINGS",
     "M2.4",
     "topology",
-    """eai.claim→claim.in with key claim and eai.dlx→claim.dead with key claim.dead (other
-    bindings are not judged).""",
+    """eai.claim→claim.in with key claim and eai.dlx→claim.dead with key claim.dead.""",
     "바인딩",
+)
+BINDINGS_CROSS = _edge(
+    "BINDINGS_CROSS",
+    "M2.4",
+    "topology",
+    """No binding that sends a claim where it does not belong: into claim.dead from any exchange
+    but eai.dlx (every claim copied to the dead letters), into claim.in from eai.dlx (dead
+    letters looping back), or between eai.claim and eai.dlx (exchange_bind either way). Other
+    bindings (an audit queue, an ingress exchange bound to eai.claim) are not judged.""",
+    "청구를 엉뚱한 곳으로 보내는 바인딩",
 )
 
 # step 3: publish.py -------------------------------------------------------------------------------

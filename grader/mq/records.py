@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from fixtures.claims import Claim
@@ -30,6 +30,8 @@ class TopologyRuns:
     bindings: list[tuple[str, str, str]]  # (source exchange, destination queue, routing key)
     waiting: dict[str, int]  # queue -> claims put there before the second run
     left: dict[str, int | None]  # queue -> ready after the second run (None: queue gone)
+    # (source exchange, destination exchange, routing key): exchange_bind's
+    exchange_bindings: list[tuple[str, str, str]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -127,13 +127,19 @@ def topology(lab: MqLab) -> TopologyRuns | Missing:
             if e["name"] and not e["name"].startswith("amq.")
         }
         queues = {q["name"]: q for q in api("GET", f"queues/{vh}") or []}
+        every = [b for b in api("GET", f"bindings/{vh}") or [] if b["source"]]
         bindings = [
             (b["source"], b["destination"], b["routing_key"])
-            for b in api("GET", f"bindings/{vh}") or []
-            if b["source"] and b["destination_type"] == "queue"
+            for b in every
+            if b["destination_type"] == "queue"
+        ]
+        joined = [
+            (b["source"], b["destination"], b["routing_key"])
+            for b in every
+            if b["destination_type"] == "exchange"
         ]
         left = {queue: amqp.ready(scene.url, queue) for queue in waiting}
-    return TopologyRuns(first, second, exchanges, queues, bindings, waiting, left)
+    return TopologyRuns(first, second, exchanges, queues, bindings, waiting, left, joined)
 
 
 # step 3 ------------------------------------------------------------------------------------
