@@ -168,19 +168,50 @@ def blank_copy(db: Path, dest: Path) -> bool:
     return True
 
 
-def make_ledger(db: Path, ddl: str | None, entries: Iterable[Mapping[str, object]]) -> None:
-    """A ledger holding ``entries``, laid out like the student's table when that works."""
-    for schema in ([ddl] if ddl else []) + [CANONICAL_DDL]:
+def make_ledger(
+    db: Path, ddl: str | None, entries: Iterable[Mapping[str, object]], like: bytes | None = None
+) -> None:
+    """A ledger holding ``entries``, laid out like the student's when that works: first a copy
+    of ``like`` (the student's whole ledger with no row in processed: their views, indexes and
+    other tables kept, so an order check reading a view of theirs runs as on their own), then
+    their CREATE TABLE alone, then the lab's five columns. A column of theirs beyond the five
+    that may not be NULL and has no default gets a value of its declared type (red team 18: a
+    `created_at TEXT NOT NULL` made every grader ledger the bare one, without their view)."""
+    layouts: list[tuple[bytes | None, str | None]] = [(like, None)] if like else []
+    layouts += [(None, ddl)] if ddl else []
+    for data, schema in [*layouts, (None, CANONICAL_DDL)]:
         db.unlink(missing_ok=True)
+        if data is not None:
+            db.write_bytes(data)
         try:
             with closing(sqlite3.connect(db)) as conn, conn:
                 conn.execute("PRAGMA synchronous = OFF")  # the grader's scratch: no need to wait for the disk
-                conn.execute(schema)
+                if schema is not None:
+                    conn.execute(schema)
+                extra = _required_beyond(conn)
+                names = ", ".join([*COLUMNS, *extra])
+                marks = ", ".join("?" * (len(COLUMNS) + len(extra)))
                 conn.executemany(
-                    f"INSERT INTO processed ({', '.join(COLUMNS)}) VALUES (?, ?, ?, ?, ?)",
-                    [tuple(e[c] for c in COLUMNS) for e in entries],
+                    f"INSERT INTO processed ({names}) VALUES ({marks})",
+                    [(*(e[c] for c in COLUMNS), *extra.values()) for e in entries],
                 )
             return
         except sqlite3.Error:
-            continue  # the student's table needs more than the five lab columns
+            continue  # the student's table needs more than the grader can give it
     raise RuntimeError(f"could not make a grader ledger at {db}")
+
+
+def _required_beyond(conn: sqlite3.Connection) -> dict[str, object]:
+    """Columns of processed beyond the lab's five that need a value (NOT NULL, no default, not
+    the rowid), each with a value of its declared type's affinity, quoted for SQL."""
+    needed: dict[str, object] = {}
+    for _, name, declared, notnull, default, pk in conn.execute("PRAGMA table_info(processed)"):
+        rowid = pk and str(declared).upper() == "INTEGER"
+        if str(name).lower() in COLUMNS or not notnull or default is not None or rowid:
+            continue
+        kind = str(declared).upper()
+        value: object = (
+            0 if "INT" in kind else 0.0 if any(t in kind for t in ("REAL", "FLOA", "DOUB")) else ""
+        )
+        needed['"' + str(name).replace('"', '""') + '"'] = value
+    return needed

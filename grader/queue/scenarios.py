@@ -367,6 +367,15 @@ def _own_ledger(
     return run(copy), ddl
 
 
+def _blank_of(lab: QueueLab, work: Path) -> bytes | None:
+    """The student's ledger with no row in processed, made by the grader (before any script of
+    the box runs), for the grader's ledgers to copy."""
+    blank = work / "blank.db"
+    data = blank.read_bytes() if ledger.blank_copy(lab.student_ledger(), blank) else None
+    blank.unlink(missing_ok=True)
+    return data
+
+
 @scenarios
 def order_checks(lab: QueueLab) -> OrderChecks | Missing:
     """Q6.1–Q6.4: the student's SQL, run in a box of its own on copies only."""
@@ -389,11 +398,12 @@ def order_checks(lab: QueueLab) -> OrderChecks | Missing:
             return run_sql_script(box, python, db, script)
 
         own, ddl = _own_ledger(lab, work, run)
+        like = _blank_of(lab, work) if ddl is not None else None
         cases = order_ledgers(rng)
         dbs = [work / f"{i:02d}-{case.key}.db" for i, case in enumerate(cases)]
         with lab.acting():
             for db, case in zip(dbs, cases, strict=True):
-                ledger.make_ledger(db, ddl, case.rows)
+                ledger.make_ledger(db, ddl, case.rows, like)
         results = run_sql_scripts(box, python, dbs, script)
         runs = [LedgerRun(case, result) for case, result in zip(cases, results, strict=True)]
     covered = {r.case.key for r in runs} | {"own-ledger", "scrambled"}
