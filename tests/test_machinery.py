@@ -964,9 +964,13 @@ def test_inotify_tells_claim_by_rename_from_shortcuts(tmp_path: Path) -> None:
     dirs = {name: tmp_path / name for name in ("inbox", "processing", "done", "error")}
     for path in dirs.values():
         path.mkdir()
-    for name in ("ok", "direct", "copied", "looped", "copied-late"):
+    for name in ("ok", "direct", "copied", "looped", "copied-late", "linked"):
         (dirs["inbox"] / name).write_text("{}")
     watcher = Watcher(dirs)
+    os.link(dirs["inbox"] / "linked", dirs["processing"] / "linked")  # Maildir's claim: a claim
+    os.unlink(dirs["inbox"] / "linked")
+    (dirs["processing"] / "linked").read_text()
+    os.rename(dirs["processing"] / "linked", dirs["done"] / "linked")
     os.rename(dirs["inbox"] / "ok", dirs["processing"] / "ok")
     (dirs["processing"] / "ok").read_text()
     os.rename(dirs["processing"] / "ok", dirs["done"] / "ok")
@@ -979,8 +983,9 @@ def test_inotify_tells_claim_by_rename_from_shortcuts(tmp_path: Path) -> None:
     os.rename(dirs["inbox"] / "copied-late", dirs["processing"] / "copied-late")
     shutil.copy(dirs["processing"] / "copied-late", dirs["done"] / "copied-late")
     os.remove(dirs["processing"] / "copied-late")
-    seen = travel(watcher.stop(), ["ok", "direct", "copied", "looped", "copied-late"])
+    seen = travel(watcher.stop(), ["ok", "direct", "copied", "looped", "copied-late", "linked"])
     assert seen.hops["copied-late"] == ["inbox", "processing", "done"]
+    assert seen.hops["linked"] == ["inbox", "processing", "done"]
     assert seen.hops["ok"] == ["inbox", "processing", "done"]
     assert seen.skipped_processing() == ["copied", "direct"]
     assert seen.opened_in_inbox == {"direct", "copied"}

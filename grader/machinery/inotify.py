@@ -2,7 +2,9 @@
 
 A consumer that claims a file renames it inbox -> processing -> done; one that reads straight
 from inbox shows inbox -> done; a poison loop shows processing -> inbox. A copy shows up as
-a CREATE without a move. Events are paired by the kernel's rename cookie. Subdirectories of
+a CREATE followed by a write (CLOSE_WRITE) without a move; a CREATE with no write is a hard
+link (link, then unlink the name in inbox: Maildir's claim), which is a claim like a rename
+(red team 18). Events are paired by the kernel's rename cookie. Subdirectories of
 processing/ (one per consumer, say) count as processing/ and are watched as they appear, and so
 does a processing/ made again (a consumer that removes and makes it when it starts: red team
 17, its files were taken for moved past processing/).
@@ -21,6 +23,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
 
+IN_CLOSE_WRITE = 0x08
 IN_OPEN = 0x20
 IN_MOVED_FROM = 0x40
 IN_MOVED_TO = 0x80
@@ -30,7 +33,7 @@ IN_Q_OVERFLOW = 0x4000
 IN_ISDIR = 0x40000000
 IN_NONBLOCK = 0o4000
 IN_CLOEXEC = 0o2000000
-WATCHED = IN_OPEN | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE
+WATCHED = IN_CLOSE_WRITE | IN_OPEN | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE
 PARENT = "(parent)"  # the label of processing/'s parent, watched for a processing/ made again
 HEADER = struct.Struct("iIII")
 
@@ -162,11 +165,16 @@ def travel(
         where[("inbox", name)] = name
         result.hops[name] = ["inbox"]
     leaving: dict[int, str] = {}
+    made: dict[tuple[str, str], str] = {}  # made in processing/ while still in inbox: copy or link?
     for ev in events:
         key = (ev.where, ev.name)
         if ev.mask & IN_OPEN and ev.where == "inbox" and key in where:
             result.opened_in_inbox.add(where[key])
+        elif ev.mask & IN_CLOSE_WRITE:
+            if key in made:  # written: a copy, no claim (two consumers both get it)
+                result.copied.add(made.pop(key))
         elif ev.mask & IN_MOVED_FROM:
+            made.pop(key, None)
             if key in where:
                 leaving[ev.cookie] = where.pop(key)
         elif ev.mask & IN_MOVED_TO:
@@ -184,11 +192,12 @@ def travel(
             if copies:
                 origin = copies[0]
                 if ev.where == "processing" and result.hops[origin][-1] == "inbox":
-                    result.copied.add(origin)  # a copy is no claim: two consumers both get it
+                    made[key] = origin  # a copy once it is written; else a hard link
                 where[key] = origin
                 result.hops[origin].append(ev.where)
         elif ev.mask & IN_DELETE:
             where.pop(key, None)
+            made.pop(key, None)
     for origin in leaving.values():  # moved somewhere unwatched
         result.hops[origin].append("(밖)")
     return result
