@@ -244,7 +244,7 @@ class QueueLab:
         assert self.box is not None, "scripts run in a lane: use lab.lane()"
         limit = SHELL_AFTER_A_HANG if script in self.shells_hung else SHELL_TIMEOUT
         with self.acting():  # its first line, read with the scripts' own powers
-            started = shebang.command(self.live / script)
+            started = shebang.command(self.live / script, self.box.python)
         run = self.box.run([*started, *args], cwd=self.live, timeout=limit)
         if run.timed_out:
             self.shells_hung.add(script)  # shared by every lane (a copy made by replace)

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env python
 """lag.sh QUEUE_DIR THRESHOLD: the queue's depth on one line; exit 1 above THRESHOLD."""
 import os
 import sys
