@@ -152,6 +152,11 @@ def test_processing_left_overs(lab: QueueLab) -> None:
     assert judge("Q3.2", check, lab) is None  # an empty subfolder is no message left
     (lab.saved / "processing" / "worker-7" / "msg-0001.json").write_text("{}")
     assert "worker-7/msg-0001.json" in _seen(judge("Q3.2", check, lab))
+    (lab.saved / "processing" / "worker-7" / "msg-0001.json").unlink()
+    (lab.saved / "processing" / ".gitkeep").touch()  # what keeps the folder in git (red team 19)
+    assert judge("Q3.2", check, lab) is None
+    (lab.saved / "processing" / ".msg-0002.json").write_text("{}")  # a message, hidden
+    assert ".msg-0002.json" in _seen(judge("Q3.2", check, lab))
 
 
 def test_done_and_error_counts(lab: QueueLab) -> None:

@@ -63,9 +63,20 @@ def listing(q: Path) -> Listing:
 
 
 def left_below(folder: Path) -> list[str]:
-    """Everything below ``folder`` but its folders, as paths relative to it, sorted; a folder
-    deeper than anyone looks (walk.MAX_DEPTH) counts as something left."""
-    return sorted(e.path for e in found(folder, deep=True) if not e.is_dir() or e.deeper)
+    """Everything below ``folder`` but its folders and its empty hidden files, as paths
+    relative to it, sorted; a folder deeper than anyone looks (walk.MAX_DEPTH) counts as
+    something left. An empty hidden file is no message left behind: it is what keeps an empty
+    folder in git (``.gitkeep``; red team 19: a correct lab handed in through git could never
+    pass Q3.2), as every other check of the tree leaves hidden files out."""
+    return sorted(
+        e.path
+        for e in found(folder, deep=True)
+        if (not e.is_dir() or e.deeper) and not _keeps_a_folder(e)
+    )
+
+
+def _keeps_a_folder(entry: Found) -> bool:
+    return entry.name.startswith(".") and stat.S_ISREG(entry.st.st_mode) and entry.st.st_size == 0
 
 
 def special_entries(q: Path) -> list[str]:
