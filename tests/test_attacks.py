@@ -34,6 +34,7 @@ import pytest
 
 from fixtures.tree import FixtureTree
 from grader.config import AMQP_URL_VARIABLE, EXIT_REFUSED
+from grader.machinery import traverse
 from grader.machinery.sandbox import RELAY_MOST
 from grader.machinery.snapshot import tree_digest
 from grader.machinery.treecopy import remove_tree
@@ -958,3 +959,28 @@ def test_an_eaimw_that_is_a_file_is_failed_not_an_error(
     assert not graded.errors and graded.extra["gradable"] is True, graded.explain()
     assert {"M1.1", "M2.1", "M4.1"} <= graded.not_passed, graded.explain()
     assert graded.lab_root_unchanged
+
+
+def test_a_default_acl_on_the_lab_root_leaves_the_copy_the_scripts(
+    fixture_tree: FixtureTree, workdir: Callable[[str], Path]
+) -> None:
+    """Red team 19: a lab root with a default ACL (`user::r-x`, say) gave the host-mode working
+    copy, made in it, an ACL that left its owner, the scripts' identity, no write: 9 queue ids
+    were grader errors. The copy takes nothing from it; the lab root keeps it."""
+    base = workdir("default-acl")
+    root = base / "root"
+    walk_queue(root, fixture_tree.root)
+    read_only = traverse._encode(
+        [
+            (traverse.USER_OBJ, 5, traverse.UNDEFINED),
+            (traverse.GROUP_OBJ, 5, traverse.UNDEFINED),
+            (traverse.OTHER, 5, traverse.UNDEFINED),
+        ]
+    )
+    os.setxattr(root, "system.posix_acl_default", read_only)
+    graded = grade(
+        root, fixture_tree.root, base / "state", lab="queue", args=("--sandbox", "none"), repo=GRADER
+    )
+    assert not graded.errors and not graded.not_passed, graded.explain()
+    assert graded.lab_root_unchanged
+    assert os.getxattr(root, "system.posix_acl_default") == read_only

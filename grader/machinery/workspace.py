@@ -44,6 +44,7 @@ from grader.machinery.treecopy import FS_APPEND_FL, FS_IMMUTABLE_FL, flags, remo
 
 SAVED, BUILDING = ".lab-grader-saved.", ".lab-grader-work."
 TOKEN_XATTR = "trusted.lab-grader"
+DEFAULT_ACL = "system.posix_acl_default"
 Identity = tuple[int, int]  # (st_dev, st_ino)
 
 
@@ -334,6 +335,7 @@ class Workspaces:
             raise
         try:
             aside.building.mkdir(mode=0o700)
+            _without_inherited_acl(aside.building)
             copy = _identity(aside.building)
             assert copy is not None
             with contextlib.suppress(OSError):  # where the filesystem keeps no such attribute: inode alone
@@ -526,6 +528,16 @@ class Workspaces:
     def _write(self, record: Record) -> None:
         with contextlib.suppress(OSError):
             self.journal.write(record)
+
+
+def _without_inherited_acl(folder: Path) -> None:
+    """``folder`` (just made) without the ACLs it took from a default ACL of its parent (a lab
+    root with one, red team 19): its mode alone, 0700, and nothing for what is made in it to
+    inherit. A default ACL of `user::r-x` left the identity no way to write its own copy."""
+    for name in (traverse.XATTR, DEFAULT_ACL):
+        with contextlib.suppress(OSError):  # none there, or a filesystem without ACLs
+            os.removexattr(folder, name, follow_symlinks=False)
+    os.chmod(folder, 0o700)
 
 
 def _can_put_aside(aside: _Aside) -> None:
