@@ -1229,3 +1229,25 @@ def test_a_script_is_started_by_the_interpreter_its_first_line_names(
     link = tmp_path / "link.sh"
     link.symlink_to(script)
     assert shebang.command(link, python) == ["bash", str(link)]  # a link is bash's to follow
+
+
+def test_lending_search_through_a_folder_widens_nobody_elses_rights(tmp_path: Path) -> None:
+    """Red team 19: a lab root whose ACL masked a named user's rwx down to r-x (what chmod 750
+    does to a folder with an ACL) came back from a host-mode grade with the mask rwx: that user
+    could write to the lab root. The mask keeps its bits, only search is added when missing."""
+    folder = tmp_path / "root"
+    folder.mkdir()
+    acl = [
+        (traverse.USER_OBJ, 7, traverse.UNDEFINED),
+        (traverse.USER, 7, 65534),
+        (traverse.GROUP_OBJ, 7, traverse.UNDEFINED),
+        (traverse.MASK, 5, traverse.UNDEFINED),
+        (traverse.OTHER, 0, traverse.UNDEFINED),
+    ]
+    os.setxattr(folder, traverse.XATTR, traverse._encode(acl))
+    before = os.getxattr(folder, traverse.XATTR), stat.S_IMODE(folder.stat().st_mode)
+    made = traverse.grant(folder, 61499)
+    assert traverse.allowed(folder, 65534, 65534) == 5  # still r-x while lent
+    assert traverse.searchable_by(folder, 61499, 61499)
+    assert traverse.revoke(made)
+    assert (os.getxattr(folder, traverse.XATTR), stat.S_IMODE(folder.stat().st_mode)) == before

@@ -166,13 +166,23 @@ def _locked(path: Path) -> Iterator[int]:
         os.close(fd)
 
 
-def _with_mask(entries: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
-    """``entries`` with the mask every named entry and the owning group need (no entry of
-    anybody else's loses a permission it had)."""
+def _mask_of(entries: list[tuple[int, int, int]] | None) -> int | None:
+    return next((p for t, p, _ in entries or [] if t == MASK), None)
+
+
+def _with_mask(
+    entries: list[tuple[int, int, int]], kept: int | None = None, ours: int = 0
+) -> list[tuple[int, int, int]]:
+    """``entries`` with a mask: the one the directory had (``kept``) with only our entry's
+    bits (``ours``) added, so nobody else's entry gains a permission by it (red team 19: a
+    mask of r-x recomputed to rwx let a named user write to the lab root); with no mask before,
+    the one every named entry and the owning group need (nobody's entry loses a permission)."""
     named = [e for e in entries if e[0] in (USER, GROUP)]
     rest = [e for e in entries if e[0] != MASK]
     if not named:
         return rest
+    if kept is not None:
+        return [*rest, (MASK, kept | ours, UNDEFINED)]
     mask = 0
     for tag, perm, _ in rest:
         if tag in (USER, GROUP, GROUP_OBJ):
@@ -199,7 +209,7 @@ def grant(path: Path, uid: int, perm: int = SEARCH) -> Grant:
             ]
         else:
             entries = [e for e in before if not (e[0] == USER and e[2] == uid)]
-        entries = _with_mask([*entries, (USER, perm, uid)])
+        entries = _with_mask([*entries, (USER, perm, uid)], _mask_of(before), perm)
         record = Grant(str(path), st.st_dev, st.st_ino, uid, mode, None if before is None else "had")
         try:
             os.setxattr(fd, XATTR, _encode(entries))
@@ -225,7 +235,7 @@ def revoke(record: Grant) -> bool:
             return True
         left = [e for e in entries if not (e[0] == USER and e[2] == record.uid)]
         if any(e[0] in (USER, GROUP) for e in left):
-            os.setxattr(fd, XATTR, _encode(_with_mask(left)))
+            os.setxattr(fd, XATTR, _encode(_with_mask(left, _mask_of(entries), 0)))
             return True
         group = next((p for t, p, _ in left if t == GROUP_OBJ), 0)
         try:
