@@ -387,7 +387,18 @@ def test_an_unexpected_failure_is_that_students_alone(
 
 
 @pytest.mark.parametrize(
-    "name", ["grades.csv", "report.html", "shard.json", ".work", "kim", "=cmd|'calc'!A0", "@sum", "-x"]
+    "name",
+    [
+        "grades.csv",
+        "report.html",
+        "shard.json",
+        "GRADES.csv",
+        "Report.HTML",
+        ".work",
+        "kim",
+        "=cmd|'calc'!A0",
+        "-x",
+    ],
 )
 def test_names_that_would_take_the_batchs_own_files_are_refused_before_grading(
     name: str, tmp_path: Path

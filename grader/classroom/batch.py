@@ -192,7 +192,10 @@ def collect(paths: Sequence[Path]) -> list[Submission]:
     problems += [f"{n}: a student's name may not start with '.'" for n in names if n.startswith(".")]
     formula = [n for n in names if n[:1] in ("=", "+", "-", "@", "\t", "\r")]
     problems += [f"{n}: a student's name may not start as a spreadsheet formula does" for n in formula]
-    problems += [f"{n}: a student's name may not be a file the batch writes" for n in names if n in OWN_FILES]
+    own = {looks_like(f) for f in OWN_FILES}  # also as a filesystem that ignores case sees it
+    problems += [
+        f"{n}: a student's name may not be a file the batch writes" for n in names if looks_like(n) in own
+    ]
     if problems:
         raise SystemExit("batch: " + "; ".join(problems))
     return submissions

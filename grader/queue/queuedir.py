@@ -69,9 +69,7 @@ def left_below(folder: Path) -> list[str]:
     folder in git (``.gitkeep``; red team 19: a correct lab handed in through git could never
     pass Q3.2), as every other check of the tree leaves hidden files out."""
     return sorted(
-        e.path
-        for e in found(folder, deep=True)
-        if (not e.is_dir() or e.deeper) and not _keeps_a_folder(e)
+        e.path for e in found(folder, deep=True) if (not e.is_dir() or e.deeper) and not _keeps_a_folder(e)
     )
 
 
