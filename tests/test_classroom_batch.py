@@ -397,6 +397,7 @@ def test_an_unexpected_failure_is_that_students_alone(
         ".work",
         "kim",
         "=cmd|'calc'!A0",
+        "@sum",
         "-x",
     ],
 )
