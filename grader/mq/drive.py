@@ -186,6 +186,8 @@ def consume_until_decided(
         barrier(lab, scene, process)
     stopped = process.running()
     end = RunEnd(process.kill(), time.monotonic() - started, "시작", 0.0, 0)
+    if scene.partner is not None:  # what the killed consumer sent is all counted (one: ours)
+        scene.partner.wait_for(lambda s: s.get("connections", 0) <= 1, timeout=SETTLE_WAIT)
     return _looked(scene, batch, STOPPED_RUN, end, stopped=stopped)
 
 
