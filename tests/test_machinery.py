@@ -4,6 +4,7 @@ copies and their removal, seals, signals, SQL scripts, inotify observation."""
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import itertools
 import json
@@ -38,7 +39,7 @@ from grader.machinery.interrupts import Interrupts
 from grader.machinery.nodes import stop_node
 from grader.machinery.rundir import RunDir
 from grader.machinery.runner import OUTPUT_LIMIT, Leftover
-from grader.machinery.sandbox import ALONE, REAPER, RELAY_MOST, Box, carrying
+from grader.machinery.sandbox import ALONE, REAPER, RELAY_MOST, TMP_SIZE, Box, carrying
 from grader.machinery.scenarios import ScenarioPool
 from grader.machinery.seals import Seals, digest, tree_files
 from grader.machinery.snapshot import tree_digest
@@ -105,6 +106,27 @@ def test_output_is_bounded(box: Scripts) -> None:
     )
     assert result.ok and len(result.stdout) <= OUTPUT_LIMIT
     assert result.stdout.rstrip().endswith("last")
+
+
+def test_a_boxs_own_folders_hold_little(box: Scripts) -> None:
+    """Red team 20: a box's /tmp, /var/tmp and /dev/shm are memory no kill gives back, and a
+    dozen boxes run at once: scripts filling 512 MiB in each got the grader and the class
+    broker killed. Each holds TMP_SIZE now."""
+    if not box.grading.sandbox.namespaces:
+        pytest.skip("host mode: the machine's own /tmp, bounded by the file size limit")
+    fill = (
+        "import os, sys\n"
+        "for d in sys.argv[1:]:\n"
+        "    try:\n"
+        "        with open(os.path.join(d, 'fill'), 'wb') as f:\n"
+        "            for _ in range(64): f.write(bytes(1 << 20))\n"
+        "    except OSError as e:\n"
+        "        print(d, e.errno, os.path.getsize(os.path.join(d, 'fill')) <= TMP_SIZE)\n"
+    ).replace("TMP_SIZE", str(TMP_SIZE))
+    folders = ["/tmp", "/var/tmp", "/dev/shm"]
+    result = box.run(["python3", "-c", fill, *folders], cwd=box.scratch_dir(), timeout=60)
+    assert result.ok, result.describe()
+    assert result.stdout.split("\n")[:-1] == [f"{d} {errno.ENOSPC} True" for d in folders], result.stdout
 
 
 # The script ends only once both processes it leaves run `sleep` (each has written its pid):

@@ -46,7 +46,11 @@ LEFTOVER_GRACE = 0.3  # seconds a script's last processes get to end by themselv
 CLOSE_WAIT = 10.0  # seconds a closing box or launcher gets before it is named and left
 # The machine's own directories a script may read: its programs, libraries and configuration.
 SYSTEM = ("usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "etc", "sys")
-TMP_SIZE = 512 << 20  # bytes of each private tmpfs (/tmp, /var/tmp, /dev/shm)
+# Bytes of each tmpfs of a box (/tmp, /var/tmp, /dev/shm, the lab root around the working
+# copies). Their pages are memory no kill gives back, and an mq grade runs a dozen boxes at
+# once: at 512 MiB each, scripts filling them took 10 GB and more, and the kernel killed the
+# grader and the class broker instead (red team 20). A lab's scripts keep kilobytes there.
+TMP_SIZE = 16 << 20
 # The launcher keeps what it needs to start scripts under another identity; the scripts keep
 # nothing of it (reaper.py). No CAP_SYS_ADMIN: the box's mounts cannot be undone from inside.
 LAUNCHER_CAPS = ("CAP_SETUID", "CAP_SETGID", "CAP_KILL", "CAP_DAC_OVERRIDE", "CAP_DAC_READ_SEARCH")
@@ -341,7 +345,7 @@ class Box(Launcher):
                     made.add(parent)
                     args += ["--perms", "0755", "--dir", str(parent)]
             if mount.source is None:
-                args += ["--perms", "0755", "--tmpfs", str(mount.dest)]
+                args += ["--perms", "0755", "--size", str(TMP_SIZE), "--tmpfs", str(mount.dest)]
             elif mount.source.exists():
                 args += ["--bind" if mount.writable else "--ro-bind", str(mount.source), str(mount.dest)]
         return args
