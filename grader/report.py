@@ -12,6 +12,7 @@ from fixtures.atomic import write_atomic
 from grader.catalogue import Catalogue, Requirement
 from grader.machinery.mdtext import code_block, literal
 from grader.machinery.textfile import visible
+from grader.machinery.urls import without_passwords
 from grader.verdict import Finding
 
 NOT_RUN, PASSED, FAILED, ERROR = "not-run", "passed", "failed", "error"
@@ -249,7 +250,7 @@ def printable(text: str) -> str:
 
 def _printable_tree(value: Any) -> Any:
     if isinstance(value, str):
-        return printable(value)
+        return without_passwords(printable(value))
     if isinstance(value, dict):
         return {printable(str(k)): _printable_tree(v) for k, v in value.items()}
     if isinstance(value, list | tuple):

@@ -1273,3 +1273,20 @@ def test_lending_search_through_a_folder_widens_nobody_elses_rights(tmp_path: Pa
     assert traverse.searchable_by(folder, 61499, 61499)
     assert traverse.revoke(made)
     assert (os.getxattr(folder, traverse.XATTR), stat.S_IMODE(folder.stat().st_mode)) == before
+
+
+def test_results_never_show_a_broker_password(tmp_path: Path) -> None:
+    """Red team 20: a grader error quoting the class node's URL put its administrator's
+    password into results.json, which the student reads (guest's, known to all, stays)."""
+    catalogue = Catalogue([MQ])
+    book = ResultBook(catalogue)
+    book.expect("M1.1")
+    book.faults.append("broker: cannot connect to amqp://lab-grader-admin:Zq9secret@127.0.0.1:39153/%2F")
+    book.failed(
+        "M1.1",
+        Finding(catalogue["M1.1"], "amqp://lab-grader-admin:Zq9secret@127.0.0.1/ 에 연결 못함", "힌트"),
+    )
+    write_results(book, tmp_path / "r.json", 1.0, "EAI_AMQP_URL=amqp://guest:guest@127.0.0.1:5672/%2F")
+    written = (tmp_path / "r.json").read_text()
+    assert "Zq9secret" not in written and "lab-grader-admin:***@" in written
+    assert "guest:guest@" in written

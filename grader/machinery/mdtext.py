@@ -1,11 +1,14 @@
 """Student text inside Markdown (Gradescope's ``output_format: md``, GitHub's job summary):
 shown as written, never read as Markdown or HTML. A student's script output or file content
 that could close a code block, draw a heading, a link, an image or a tag would let a
-submission dress up its own report (a fake "통과" line, a link to anywhere)."""
+submission dress up its own report (a fake "통과" line, a link to anywhere). A URL's password
+is never shown (urls.without_passwords): once escaped, it could no longer be found."""
 
 from __future__ import annotations
 
 import re
+
+from grader.machinery.urls import without_passwords
 
 _PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")  # ASCII punctuation: CommonMark escapes any of it
 _ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
@@ -16,7 +19,7 @@ _LABEL = re.compile(r"^\*\*([^*]+)\*\*:")
 def literal(text: str) -> str:
     """``text`` for a Markdown paragraph: every ASCII punctuation mark backslash-escaped, so
     it shows as itself (no emphasis, link, heading, list, table cell, HTML tag or entity)."""
-    return _PUNCTUATION.sub(r"\\\1", text)
+    return _PUNCTUATION.sub(r"\\\1", without_passwords(text))
 
 
 def plain(markdown: str) -> str:
