@@ -1290,3 +1290,23 @@ def test_results_never_show_a_broker_password(tmp_path: Path) -> None:
     written = (tmp_path / "r.json").read_text()
     assert "Zq9secret" not in written and "lab-grader-admin:***@" in written
     assert "guest:guest@" in written
+
+
+def test_search_lent_through_a_masked_folder_is_taken_back_with_its_mask(tmp_path: Path) -> None:
+    """A folder whose mask had no search: lending the identity search adds it to the mask
+    (else the entry is void); taking the entry back takes that bit away again."""
+    folder = tmp_path / "root"
+    folder.mkdir()
+    acl = [
+        (traverse.USER_OBJ, 7, traverse.UNDEFINED),
+        (traverse.USER, 6, 65534),
+        (traverse.GROUP_OBJ, 6, traverse.UNDEFINED),
+        (traverse.MASK, 6, traverse.UNDEFINED),
+        (traverse.OTHER, 0, traverse.UNDEFINED),
+    ]
+    os.setxattr(folder, traverse.XATTR, traverse._encode(acl))
+    before = os.getxattr(folder, traverse.XATTR), stat.S_IMODE(folder.stat().st_mode)
+    made = traverse.grant(folder, 61499)
+    assert traverse.searchable_by(folder, 61499, 61499)
+    assert traverse.revoke(made)
+    assert (os.getxattr(folder, traverse.XATTR), stat.S_IMODE(folder.stat().st_mode)) == before

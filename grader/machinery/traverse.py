@@ -235,7 +235,9 @@ def revoke(record: Grant) -> bool:
             return True
         left = [e for e in entries if not (e[0] == USER and e[2] == record.uid)]
         if any(e[0] in (USER, GROUP) for e in left):
-            os.setxattr(fd, XATTR, _encode(_with_mask(left, _mask_of(entries), 0)))
+            # The mask as it is, less what no entry left needs (the search only ours did).
+            needed = _mask_of(_with_mask(left)) or 0
+            os.setxattr(fd, XATTR, _encode(_with_mask(left, (_mask_of(entries) or 0) & needed, 0)))
             return True
         group = next((p for t, p, _ in left if t == GROUP_OBJ), 0)
         try:
