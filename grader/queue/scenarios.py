@@ -367,13 +367,11 @@ def _own_ledger(
     return run(copy), ddl
 
 
-def _blank_of(lab: QueueLab, work: Path) -> bytes | None:
-    """The student's ledger with no row in processed, made by the grader (before any script of
-    the box runs), for the grader's ledgers to copy."""
-    blank = work / "blank.db"
-    data = blank.read_bytes() if ledger.blank_copy(lab.student_ledger(), blank) else None
-    blank.unlink(missing_ok=True)
-    return data
+def _blank_of(lab: QueueLab) -> bytes | None:
+    """The student's ledger with no row in processed, made in a folder of the grader's own
+    (out of the scripts' reach), for the grader's ledgers to copy."""
+    blank = lab.grading.own_dir("order-checks") / "blank.db"
+    return blank.read_bytes() if ledger.blank_copy(lab.student_ledger(), blank) else None
 
 
 @scenarios
@@ -398,7 +396,7 @@ def order_checks(lab: QueueLab) -> OrderChecks | Missing:
             return run_sql_script(box, python, db, script)
 
         own, ddl = _own_ledger(lab, work, run)
-        like = _blank_of(lab, work) if ddl is not None else None
+        like = _blank_of(lab) if ddl is not None else None
         cases = order_ledgers(rng)
         dbs = [work / f"{i:02d}-{case.key}.db" for i, case in enumerate(cases)]
         with lab.acting():
