@@ -159,6 +159,7 @@ def grading(request: pytest.FixtureRequest) -> Iterator[Grading]:
             _refuse(book, str(exc), EXIT_REFUSED)
         assert session is not None
         book.notes += session.recovered
+        book.bounds = dict(session.bounds)
         yield session
     finally:
         if session is not None:

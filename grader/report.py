@@ -57,6 +57,7 @@ class ResultBook:
     refused: str | None = None  # graded nothing: why (another grader, a directory it cannot put back)
     tampered: dict[str, list[str]] = field(default_factory=dict)  # what a script changed that it must not
     not_restored: list[str] = field(default_factory=list)  # a student's directory not back: where it is
+    bounds: dict[str, str] = field(default_factory=dict)  # what bounded the scripts as a whole (session)
 
     def expect(self, rid: str) -> None:
         self.outcomes.setdefault(rid, Outcome(self.catalogue[rid]))
@@ -232,6 +233,7 @@ def results(
             "refused": book.refused,
             "tampered": book.tampered,
             "not_restored": book.not_restored,
+            "bounds": book.bounds,
             "labs": sorted({t["extra_data"]["lab"] for t in tests}),
             **(extra or {}),
         },

@@ -28,11 +28,12 @@ from pathlib import Path
 from fixtures.tree import FixtureTree, build, load
 from grader.config import AMQP_URL_VARIABLE, MANAGEMENT_URL_VARIABLE, GraderConfig
 from grader.machinery import acting, proctable, seccomp
+from grader.machinery.cgroup import Cgroup, CgroupUnavailable
 from grader.machinery.environ import script_environment
 from grader.machinery.identity import Identity
 from grader.machinery.interrupts import Interrupts
 from grader.machinery.nodes import stop_leftover_nodes
-from grader.machinery.rundir import RunDir
+from grader.machinery.rundir import BOUNDED, RunDir
 from grader.machinery.runner import Leftover, Process, ProcessRegistry, RunResult
 from grader.machinery.sandbox import (
     BOXED,
@@ -223,6 +224,7 @@ class Grading:
         self.seals = Seals()
         self.notes: list[str] = []
         self.recovered: list[str] = []
+        self.bounds: dict[str, str] = {}  # what bounds the scripts as a whole here: for results.json
         self._lock = threading.Lock()
         self._closing: Closing | None = None
         self._boxes = 0
@@ -254,7 +256,11 @@ class Grading:
         # refused run's tree was being compared).
         swept = Identity.sweep()
         self.rundir = RunDir.for_lab_root(
-            config.state_dir, config.lab_root, recoveries=(stop_leftover_nodes,), protected=protected
+            config.state_dir,
+            config.lab_root,
+            recoveries=(stop_leftover_nodes,),
+            protected=protected,
+            bounded=self.sandbox.namespaces,
         )
         self.recovered = self.rundir.open()
         self._guarded("removing the scratch", lambda: self._found.errors.extend(
@@ -266,6 +272,19 @@ class Grading:
             )
         self.identity = Identity.claim()
         self._stack.callback(self.identity.release)
+        self.cgroup: Cgroup | None = None
+        try:
+            self.cgroup = Cgroup.make(self.identity.uid)
+            self._guarded("removing the scripts' control group", self._close_cgroup)
+            self.bounds = {"memory": f"{self.cgroup.memory_most >> 20} MiB for all scripts at once"}
+        except CgroupUnavailable as exc:
+            self.bounds = {"memory": f"per process only ({exc})"}
+        if not self.sandbox.namespaces:
+            self.bounds["disk"] = "per file only (host mode)"
+        elif self.rundir.unbounded is not None:
+            self.bounds["disk"] = f"per file only ({self.rundir.unbounded})"
+        else:
+            self.bounds["disk"] = ", ".join(f"{name} {size >> 20} MiB" for name, size in BOUNDED.items())
         if not self.sandbox.namespaces:  # what a dead grader's scripts left, before any script runs
             self.identity.remove_leftovers()
         self.seccomp = seccomp.program()
@@ -310,7 +329,7 @@ class Grading:
         self._resources = self._stack.enter_context(ExitStack())  # what the labs open on the way
         self._host: HostLauncher | None = None
         if not self.sandbox.namespaces:
-            self._host = HostLauncher()
+            self._host = HostLauncher(self.cgroup)
             self.on_close(self._host.close)
         self._stack.callback(self.pool.shutdown)
         self._stack.callback(self.registry.close)
@@ -348,6 +367,17 @@ class Grading:
                 self._found.errors.append(f"{getattr(cleanup, '__qualname__', 'cleanup')}: {exc}")
 
         return run
+
+    def _close_cgroup(self) -> None:
+        """After the identity's processes are gone: say what the memory bound killed, remove it."""
+        assert self.cgroup is not None
+        if kills := self.cgroup.kills():
+            self._found.notes.append(
+                "스크립트들이 채점 한 번에 함께 쓸 수 있는 메모리"
+                f"({self.cgroup.memory_most >> 20} MiB)를 넘어,"
+                f" 커널이 스크립트 프로세스 {kills}개를 끝냈습니다. 그 스크립트의 검사는 실패로 나옵니다."
+            )
+        self._found.errors.extend(self.cgroup.close())
 
     def _end_identity(self) -> None:
         survivors = self.identity.kill_all()
@@ -471,7 +501,7 @@ class Grading:
             mounts.append(Mount(default_fixtures, self.fixtures.root))
         lab_mounts, views = self.workspaces.mounts({lane.relative: lane.live} if lane else {})
         mounts += [*lab_mounts, Mount(scratch, scratch, writable=True)]
-        return Confinement(Box(mounts, network), tuple(views))
+        return Confinement(Box(mounts, network, self.cgroup), tuple(views))
 
     def _request(self, argv: Sequence[str], cwd: str, env: Mapping[str, str]) -> Request:
         return Request(argv, cwd, env, self.identity.uid, self.identity.gid, self.seccomp, LIMITS)

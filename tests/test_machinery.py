@@ -34,10 +34,11 @@ from grader.catalogue import Catalogue
 from grader.classroom.markdown import finding as markdown_finding
 from grader.labs import CATALOGUE
 from grader.machinery import acting, erlang, identity, proctable, shebang, traverse, treecopy
+from grader.machinery import cgroup as cgroup_module
 from grader.machinery.inotify import Watcher, travel
 from grader.machinery.interrupts import Interrupts
 from grader.machinery.nodes import stop_node
-from grader.machinery.rundir import RunDir
+from grader.machinery.rundir import BOUNDED, RunDir
 from grader.machinery.runner import OUTPUT_LIMIT, Leftover
 from grader.machinery.sandbox import ALONE, REAPER, RELAY_MOST, TMP_SIZE, Box, carrying
 from grader.machinery.scenarios import ScenarioPool
@@ -127,6 +128,112 @@ def test_a_boxs_own_folders_hold_little(box: Scripts) -> None:
     result = box.run(["python3", "-c", fill, *folders], cwd=box.scratch_dir(), timeout=60)
     assert result.ok, result.describe()
     assert result.stdout.split("\n")[:-1] == [f"{d} {errno.ENOSPC} True" for d in folders], result.stdout
+
+
+# Children each holding HOLD bytes at once (each under RLIMIT_AS): together more than the run's
+# memory bound. Each says "held" once its memory is written, then waits for the parent's word;
+# the parent gives it once every child has said it or died: they hold it all at the same time.
+HOLD = 512 << 20
+HOLDERS = 6
+HOLD_ALL = (
+    "import subprocess, sys\n"
+    "child = ('import sys\\nx = bytes(HOLD) + bytes(1)\\nx = bytearray(x)\\n'\n"
+    "         'print(\"held\", flush=True)\\nsys.stdin.read()\\n')\n"
+    "start = [sys.executable, '-c', child.replace('HOLD', sys.argv[1])]\n"
+    "kids = [subprocess.Popen(start, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)\n"
+    "        for _ in range(HOLDERS)]\n"
+    "said = [k.stdout.readline().strip() for k in kids]\n"
+    "for k in kids:\n"
+    "    try:\n"
+    "        k.stdin.close()\n"
+    "    except OSError:\n"
+    "        pass\n"
+    "print(sorted(said), sorted(k.wait() for k in kids))\n"
+).replace("HOLDERS", str(HOLDERS))
+
+
+def test_the_scripts_memory_is_bounded_as_a_whole(box: Scripts) -> None:
+    """Red team 20: processes each under the 4 GiB address-space limit could together take the
+    machine's memory (the kernel then killed the grader or the class broker). The run's control
+    group bounds them as a whole: the kernel kills scripts, never the launcher, and says so."""
+    cgroup = box.grading.cgroup
+    if cgroup is None:
+        pytest.skip(f"no control group here: {box.grading.bounds['memory']}")
+    assert cgroup.memory_most < HOLD * HOLDERS
+    result = box.run(["python3", "-c", HOLD_ALL, str(HOLD)], cwd=box.scratch_dir(), timeout=120)
+    assert result.ok, result.describe()
+    said, codes = result.stdout.strip().rsplit("] [", 1)
+    assert -signal.SIGKILL in [int(c) for c in codes.rstrip("]").split(", ")], result.stdout
+    assert said.count("held") < HOLDERS, result.stdout
+    assert cgroup.kills() >= 1
+    again = box.run(["sh", "-c", "echo still here"], cwd=box.scratch_dir(), timeout=30)
+    assert again.ok and again.stdout == "still here\n", again.describe()  # the launcher lives on
+
+
+def test_what_scripts_write_on_disk_is_bounded_as_a_whole(box: Scripts) -> None:
+    """Red team 20: files each under the 1 GiB file size limit, written one after another,
+    filled 28.6 GB of the machine's disk in one grade. In a box, all the scripts may write on the
+    machine's disk (their scratch, the working copies) is on a tmpfs of bounded size."""
+    if not box.grading.sandbox.namespaces:
+        pytest.skip("host mode: the working copies are the lab root's, bounded per file only")
+    rundir = box.grading.rundir
+    assert box.grading.bounds["disk"] == "work 640 MiB, scratch 128 MiB"
+    for name, path in (("work", rundir.work), ("scratch", rundir.scripts_scratch)):
+        assert os.path.ismount(path), path
+        fs = os.statvfs(path)
+        assert fs.f_blocks * fs.f_frsize == BOUNDED[name]
+    fill = (
+        "import os\n"
+        "written = 0\n"
+        "try:\n"
+        "    for n in range(24):\n"
+        "        with open(f'fill{n}', 'wb') as f:\n"
+        "            for _ in range(64):\n"
+        "                written += f.write(bytes(1 << 20))\n"
+        "except OSError as e:\n"
+        "    print(e.errno, written)\n"
+    )
+    result = box.run(["python3", "-c", fill], cwd=box.scratch_dir(), timeout=120)
+    assert result.ok, result.describe()
+    code, written = result.stdout.split()
+    assert int(code) == errno.ENOSPC and int(written) <= BOUNDED["scratch"], result.stdout
+
+
+def test_a_dead_graders_control_group_and_tmpfs_are_taken_away(tmp_path: Path) -> None:
+    """What a SIGKILLed grader left: the group of its identity with a process in it (found when
+    that identity is next claimed), and the tmpfs mounted in its scratch (found with it)."""
+    try:
+        left = cgroup_module.Cgroup.make(identity.FIRST + identity.COUNT - 1)
+    except cgroup_module.CgroupUnavailable as exc:
+        pytest.skip(str(exc))
+    sleeper = subprocess.Popen(left.join_argv(["sleep", "300"]))
+    reaped = threading.Thread(target=sleeper.wait)  # its parent reaps it, as init would
+    reaped.start()
+    try:
+        again = cgroup_module.Cgroup.make(identity.FIRST + identity.COUNT - 1)
+        reaped.join()
+        assert sleeper.returncode == -signal.SIGKILL
+        assert [folder.exists() for _, folder in again.folders] == [True] * len(again.folders)
+        assert again.close() == []
+        assert not any(folder.exists() for _, folder in again.folders)
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+    dead = RunDir(tmp_path / "state" / "dead", None, bounded=True)
+    dead.open()
+    if dead.unbounded is not None:
+        pytest.skip(dead.unbounded)
+    assert os.path.ismount(dead.work) and os.path.ismount(dead.scripts_scratch)
+    (dead.work / "left").write_bytes(b"x")
+    dead._unlock()  # the grader dies: its locks go, its mounts stay
+    fresh = RunDir(tmp_path / "state" / "fresh", None, bounded=True)
+    notes = fresh.open()
+    try:
+        assert any(str(dead.scratch) in note for note in notes), notes
+        assert not dead.scratch.exists()
+    finally:
+        fresh.close()
+    assert not os.path.ismount(fresh.work)
 
 
 # The script ends only once both processes it leaves run `sleep` (each has written its pid):

@@ -9,6 +9,13 @@ STATE_DIR/<lab-root key>/run/              this run's scratch, removed at the en
     run/work/                              working copies (namespace mode)
     run/own/                               the grader's own files (never handed to scripts)
 
+In namespace mode run/scratch and run/work, all that scripts may write on the machine's disk,
+are each a tmpfs of bounded size (``BOUNDED``): scripts writing file after file just under their
+per-file limit filled 28.6 GB of disk in one grade (red team 20); now they meet ENOSPC. Their
+pages are memory, charged to the scripts' control group (cgroup.py) when scripts write them.
+Where no tmpfs can be mounted (no CAP_SYS_ADMIN) they stay plain folders and ``unbounded`` says
+why. A mount a dead grader left is taken away with its scratch.
+
 The state dir is the grader's alone: scripts never see it in namespace mode, and on the host
 they may only enter their own scratch. Recovery acts only on what the journal recorded and
 finds on disk as recorded (workspace.py); the processes a dead grader's scripts left are
@@ -18,6 +25,7 @@ found by their identity (identity.py).
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import fcntl
 import hashlib
 import os
@@ -29,6 +37,12 @@ from grader.machinery.treecopy import remove_tree, shown
 from grader.machinery.workspace import Journal, Workspaces
 
 RETRIES = 20  # times a run's folder is made again when another grader took it away
+# Bytes of each tmpfs scripts write in: the working copies (each copy takes at most
+# treecopy.COPY_BUDGET of file data) and the boxes' scratch directories. A lab's scripts write
+# kilobytes.
+BOUNDED = {"work": 640 << 20, "scratch": 128 << 20}
+MS_NOSUID, MS_NODEV, MNT_DETACH = 2, 4, 2
+_libc = ctypes.CDLL(None, use_errno=True)
 
 
 class GraderBusy(RuntimeError):
@@ -48,6 +62,8 @@ class RunDir:
     lab_root: Path | None = None  # None: a reference run, whose lab root is made inside
     recoveries: Sequence[Recovery] = ()  # what else an interrupted run may have left in scratch
     protected: Sequence[str] = ()  # the lab root's graded directories ("q", "eaimw/mq")
+    bounded: bool = False  # scripts' folders on tmpfs of bounded size (namespace mode)
+    unbounded: str | None = None  # why they could not be, when asked
     _locks: list[int] = field(default_factory=list, repr=False)
 
     @classmethod
@@ -57,11 +73,12 @@ class RunDir:
         lab_root: Path | None,
         recoveries: Sequence[Recovery] = (),
         protected: Sequence[str] = (),
+        bounded: bool = False,
     ) -> RunDir:
         """One directory per student lab root; a reference run gets its own."""
         if lab_root is None:
-            return cls(state_dir / f"reference-{os.getpid()}", None, recoveries, protected)
-        return cls(state_dir / lab_key(lab_root), lab_root.resolve(), recoveries, protected)
+            return cls(state_dir / f"reference-{os.getpid()}", None, recoveries, protected, bounded)
+        return cls(state_dir / lab_key(lab_root), lab_root.resolve(), recoveries, protected, bounded)
 
     @property
     def key(self) -> str:
@@ -140,6 +157,8 @@ class RunDir:
         # a path they guess (red team 13 read the reference being graded at work/q/consume.py).
         for path, mode in ((self.scratch, 0o711), (self.scripts_scratch, 0o711), (self.work, 0o700)):
             path.mkdir()
+            if self.bounded and path != self.scratch and self.unbounded is None:
+                self.unbounded = _mount_tmpfs(path, BOUNDED[path.name])
             os.chmod(path, mode)
         return notes
 
@@ -160,6 +179,7 @@ class RunDir:
         notes = []
         for recovery in self.recoveries:
             notes += recovery(self.scratch)
+        _unmount(self.scratch)
         left = remove_tree(self.scratch)
         notes.append(f"removed the scratch tree {shown(self.scratch)} of an interrupted run")
         notes += [f"could not remove {problem}" for problem in left]
@@ -167,7 +187,10 @@ class RunDir:
 
     def close(self) -> list[str]:
         """Remove this run's scratch and let go of the lab root; what could not be removed."""
-        left = remove_tree(self.scratch) if self.scratch.is_dir() else []
+        left = []
+        if self.scratch.is_dir():
+            _unmount(self.scratch)
+            left = remove_tree(self.scratch)
         if not self.journal.path.exists():  # nothing the next run of this lab root needs
             (self.base / "lock").unlink(missing_ok=True)
             with contextlib.suppress(OSError):
@@ -180,3 +203,19 @@ class RunDir:
         for fd in self._locks:
             os.close(fd)
         self._locks.clear()
+
+
+def _mount_tmpfs(path: Path, size: int) -> str | None:
+    """A tmpfs of ``size`` bytes on the empty folder ``path``; None, or why not."""
+    options = f"size={size},mode=0700".encode()
+    if _libc.mount(b"tmpfs", os.fsencode(path), b"tmpfs", MS_NOSUID | MS_NODEV, options) != 0:
+        return f"tmpfs on {shown(path)}: {os.strerror(ctypes.get_errno())}"
+    return None
+
+
+def _unmount(scratch: Path) -> None:
+    """Take away the tmpfs a run mounted in ``scratch`` (detached: gone once nothing uses it)."""
+    for name in BOUNDED:
+        path = scratch / name
+        if os.path.ismount(path):
+            _libc.umount2(os.fsencode(path), MNT_DETACH)

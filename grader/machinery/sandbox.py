@@ -22,6 +22,7 @@ identity itself, on the machine's tree (they can read what any unprivileged user
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
@@ -35,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.machinery import proctable
+from grader.machinery.cgroup import Cgroup
 from grader.machinery.environ import environment
 from grader.machinery.relay import Relay
 
@@ -54,11 +56,27 @@ TMP_SIZE = 16 << 20
 # The launcher keeps what it needs to start scripts under another identity; the scripts keep
 # nothing of it (reaper.py). No CAP_SYS_ADMIN: the box's mounts cannot be undone from inside.
 LAUNCHER_CAPS = ("CAP_SETUID", "CAP_SETGID", "CAP_KILL", "CAP_DAC_OVERRIDE", "CAP_DAC_READ_SEARCH")
+CAP_SYS_RESOURCE = 24
+
+
+def _holds(cap: int) -> bool:
+    """This process has ``cap`` in effect (some containers' root lacks CAP_SYS_RESOURCE)."""
+    with contextlib.suppress(OSError, ValueError):
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("CapEff:"):
+                return bool(int(line.split()[1], 16) >> cap & 1)
+    return False
+
+
+# Where the grader holds it, the launcher keeps CAP_SYS_RESOURCE too: with it a keeper gives its
+# script the OOM killer's highest score for good (reaper.py), so that the run's memory bound
+# (cgroup.py) kills a script, never the launcher.
+_KEEPS = (*LAUNCHER_CAPS, "CAP_SYS_RESOURCE") if _holds(CAP_SYS_RESOURCE) else LAUNCHER_CAPS
 BOX_FLAGS = (
     "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
     "--die-with-parent", "--new-session", "--as-pid-1",
     "--cap-drop", "ALL",
-    *(arg for cap in LAUNCHER_CAPS for arg in ("--cap-add", cap)),
+    *(arg for cap in _KEEPS for arg in ("--cap-add", cap)),
 )  # fmt: skip
 
 
@@ -230,7 +248,8 @@ class Launcher:
 
     userns = False
 
-    def __init__(self) -> None:
+    def __init__(self, cgroup: Cgroup | None = None) -> None:
+        self.cgroup = cgroup  # the run's group its processes are born in (None: no group here)
         self._lock = threading.Lock()
         self._process: subprocess.Popen[bytes] | None = None
         self._control: socket.socket | None = None
@@ -260,6 +279,8 @@ class Launcher:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
             argv = self._argv(os.path.realpath(sys.executable), theirs.fileno())
+            if self.cgroup is not None:
+                argv = self.cgroup.join_argv(argv)
             self._process = subprocess.Popen(
                 argv,
                 # An environment of its own, never the process's: a child started by vfork
@@ -327,8 +348,10 @@ class Box(Launcher):
 
     userns = True
 
-    def __init__(self, mounts: Sequence[Mount], network: Network = SHARED) -> None:
-        super().__init__()
+    def __init__(
+        self, mounts: Sequence[Mount], network: Network = SHARED, cgroup: Cgroup | None = None
+    ) -> None:
+        super().__init__(cgroup)
         self.mounts = tuple(mounts)
         self.network = network
         self._info: tuple[int, int] | None = None  # bwrap's --info-fd: (ours, its)

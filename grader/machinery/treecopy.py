@@ -26,7 +26,9 @@ from collections.abc import Callable, Collection
 from functools import partial
 from pathlib import Path
 
-COPY_BUDGET = 1 << 30  # bytes of file data a working copy may take; the rest is left out
+# Bytes of file data a working copy may take; the rest is left out (and named). Working copies
+# sit on a filesystem of bounded size (rundir.py), two of q/ and one of eaimw/mq among them.
+COPY_BUDGET = 128 << 20
 # entries below the top a working copy may take (batch refuses a submission of more); the rest
 # is left out. 300,000 files in a folder of q/ took a student-mode grade 311 s to copy.
 COPY_ENTRIES = 50_000

@@ -222,6 +222,14 @@ def _drop(request: dict[str, object]) -> None:
     """Give up everything the launcher holds: groups, identity, privileges, system calls."""
     uid, gid = int(request["uid"]), int(request["gid"])  # type: ignore[call-overload]
     os.setgroups([])
+    # The OOM killer's first choice: in the run's memory group (cgroup.py) a script is killed,
+    # not the launcher. Set while the launcher holds CAP_SYS_RESOURCE (where the grader has it),
+    # it is the script's floor too: it may not lower it again.
+    try:
+        with open("/proc/self/oom_score_adj", "w") as f:
+            f.write("1000\n")
+    except OSError:
+        pass
     os.setresgid(gid, gid, gid)
     os.setresuid(uid, uid, uid)
     if request.get("userns"):
