@@ -127,6 +127,34 @@ def consume(
 
 
 # consumers the grader stops once they have decided ---------------------------------------------
+def consume_until_second_chance(scene: Scene, batch: list[Claim], bound: float) -> ConsumerRun:
+    """Publish ``batch`` to a partner that holds every call, run consumer.py with a long
+    --max-seconds (its deadline never cuts a call short), stop it once claim.in holds nothing
+    (each claim dead-lettered), a claim was POSTed a third time (requeued after its redelivery
+    failed), or ``bound`` seconds after its first POST (two calls of an HTTP timeout up to the
+    grace), look."""
+    partner = scene.partner
+    assert partner is not None
+    scene.declare()
+    amqp.publish(scene.url, *batch)
+    started = time.monotonic()
+    process = scene.consumer(STOPPED_RUN)
+    partner.wait_for(
+        lambda s: all(s["by_guid"].get(c.guid, 0) for c in batch) or not process.running(), timeout=TAKE_WAIT
+    )
+
+    def third() -> bool:
+        by_guid = partner.stats()["by_guid"]
+        return not process.running() or any(by_guid.get(c.guid, 0) >= 3 for c in batch)
+
+    watch(scene).when(lambda f: f.in_claim == 0, bound, until=third)
+    stopped = process.running()
+    held = int(partner.stats()["in_flight"]) if stopped else 0
+    end = RunEnd(process.kill(), time.monotonic() - started, "시작", 0.0, held)
+    partner.wait_for(lambda s: s.get("connections", 0) <= 1, timeout=SETTLE_WAIT)
+    return _looked(scene, batch, STOPPED_RUN, end, stopped=stopped)
+
+
 def decided(scene: Scene, process: Process, batch: list[Claim]) -> live.Figures | None:
     """Wait until every claim of ``batch`` was POSTed at least once (when there is a partner)
     and claim.in holds nothing, ready or unacked: the consumer has acked or dead-lettered each

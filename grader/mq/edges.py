@@ -312,10 +312,24 @@ HANG = _edge(
     waiting on the claim system 4 + 10 s after being seen at work (fair to an HTTP timeout up
     to about 10 s; an overrun while idle is M4.2's business), no crash; the claim is never
     lost; in claim.dead only after two or more POSTs (dead after one: the timeout was not
-    treated as transient); after two or more POSTs it is in claim.dead (still requeued: no
-    redelivered check); one POST and still in claim.in passes (the deadline came before a
-    second chance, which is never counted on).""",
+    treated as transient); three or more POSTs with the claim still in claim.in fail (requeued
+    after its redelivery failed); one or two POSTs and still in claim.in pass (the deadline may
+    cut the second call short, and a message returned because the consumer stopped is never
+    counted on: HANG_TWICE judges the second chance).""",
     "청구 시스템이 응답하지 않음",
+)
+HANG_TWICE = _edge(
+    "HANG_TWICE",
+    "M6.3",
+    "claim_system_hangs_twice",
+    """1 claim, the partner holds every POST until the client gives up, a far deadline
+    (--max-seconds 60, the grader stops the consumer): both calls end by the consumer's own HTTP
+    timeout. Stopped once claim.in is empty, once the claim is POSTed a third time, or 25 s
+    after its first POST (two HTTP timeouts up to about 10 s each). Fails: a third POST
+    (requeued after its redelivery failed), or the claim in claim.in after two POSTs with no
+    call held when stopped (the second failure neither dead-lettered nor requeued). A call
+    still held at the stop passes (a timeout longer than assumed is HANG's business).""",
+    "청구 시스템이 두 번 응답하지 않음",
 )
 HANG_BUSY = _edge(
     "HANG_BUSY",

@@ -271,6 +271,22 @@ def claim_system_hangs(lab: MqLab) -> ConsumerRun | Missing:
         return drive.consume(scene, batch, HANG_RUN, grace=HANG_GRACE)
 
 
+HANG_TWICE_BOUND = 2 * HANG_GRACE + 5.0  # from the first POST: two calls of an HTTP timeout up to ~10 s
+
+
+@scenarios.first
+def claim_system_hangs_twice(lab: MqLab) -> ConsumerRun | Missing:
+    """M6.3: the partner holds every request and the consumer's deadline is far: its second
+    call of the redelivered message ends by its own HTTP timeout, and what it does then shows."""
+    if missing := drive.missing(lab, "consumer.py"):
+        return missing
+    batch = drive.claims(lab, "hang-twice", good=1)
+    with lab.scene("hang-twice") as scene:
+        assert scene.partner is not None
+        scene.partner.control(mode="hang")
+        return drive.consume_until_second_chance(scene, batch, HANG_TWICE_BOUND)
+
+
 HANG_BUSY = 60  # claims waiting on a claim system that hangs: more than any consumer drains in time
 
 
