@@ -258,17 +258,24 @@ def claim_system_down(lab: MqLab) -> ConsumerRun | Missing:
         return drive.consume_until_decided(lab, scene, batch, claim_url=url)
 
 
+def _hanging(
+    lab: MqLab, name: str, claims: int, drive_it: Callable[[Scene, list[Claim]], ConsumerRun]
+) -> ConsumerRun | Missing:
+    """``claims`` claims for a partner that holds every request until the client gives up."""
+    if missing := drive.missing(lab, "consumer.py"):
+        return missing
+    batch = drive.claims(lab, name, good=claims)
+    with lab.scene(name) as scene:
+        assert scene.partner is not None
+        scene.partner.control(mode="hang")
+        return drive_it(scene, batch)
+
+
 @scenarios.first
 def claim_system_hangs(lab: MqLab) -> ConsumerRun | Missing:
     """M6.3: the partner holds every request; the consumer must time out, treat it as
     transient, and still end near --max-seconds."""
-    if missing := drive.missing(lab, "consumer.py"):
-        return missing
-    batch = drive.claims(lab, "hang", good=1)
-    with lab.scene("hang") as scene:
-        assert scene.partner is not None
-        scene.partner.control(mode="hang")
-        return drive.consume(scene, batch, HANG_RUN, grace=HANG_GRACE)
+    return _hanging(lab, "hang", 1, lambda s, b: drive.consume(s, b, HANG_RUN, grace=HANG_GRACE))
 
 
 HANG_TWICE_BOUND = 2 * HANG_GRACE + 5.0  # from the first POST: two calls of an HTTP timeout up to ~10 s
@@ -278,13 +285,8 @@ HANG_TWICE_BOUND = 2 * HANG_GRACE + 5.0  # from the first POST: two calls of an 
 def claim_system_hangs_twice(lab: MqLab) -> ConsumerRun | Missing:
     """M6.3: the partner holds every request and the consumer's deadline is far: its second
     call of the redelivered message ends by its own HTTP timeout, and what it does then shows."""
-    if missing := drive.missing(lab, "consumer.py"):
-        return missing
-    batch = drive.claims(lab, "hang-twice", good=1)
-    with lab.scene("hang-twice") as scene:
-        assert scene.partner is not None
-        scene.partner.control(mode="hang")
-        return drive.consume_until_second_chance(scene, batch, HANG_TWICE_BOUND)
+    bound = HANG_TWICE_BOUND
+    return _hanging(lab, "hang-twice", 1, lambda s, b: drive.consume_until_second_chance(s, b, bound))
 
 
 HANG_BUSY = 60  # claims waiting on a claim system that hangs: more than any consumer drains in time
@@ -295,13 +297,8 @@ def claim_system_hangs_busy(lab: MqLab) -> ConsumerRun | Missing:
     """M6.3 with work waiting: the queue never empties in time (each claim is held until the
     consumer's own HTTP timeout, twice), so a consumer that looks at its deadline only when
     idle runs on; one that looks between calls ends within one call of it."""
-    if missing := drive.missing(lab, "consumer.py"):
-        return missing
-    batch = drive.claims(lab, "hang-busy", good=HANG_BUSY)
-    with lab.scene("hang-busy") as scene:
-        assert scene.partner is not None
-        scene.partner.control(mode="hang")
-        return drive.consume(scene, batch, HANG_BUSY_RUN, grace=HANG_GRACE)
+    run, grace = HANG_BUSY_RUN, HANG_GRACE
+    return _hanging(lab, "hang-busy", HANG_BUSY, lambda s, b: drive.consume(s, b, run, grace=grace))
 
 
 # step 4: crashes -----------------------------------------------------------------------------
