@@ -18,6 +18,7 @@
 #   ./dev.sh class-bench  grade a generated class of 24 with --jobs 1 and the default
 #   ./dev.sh population [--lab queue|mq] [NAME...]  grade the blind population
 #                       (tests/population) and print where the grader and the writers disagree
+#   ./dev.sh edges      print each lab's edge map (Markdown), derived from its edges and scenarios
 #
 # Installs, when missing: rabbitmq-server, bubblewrap and python3-venv from Debian's packages
 # (apt), a virtualenv .venv with this project and its dependencies from PyPI, and for the lint
@@ -151,8 +152,16 @@ case "${1:-}" in
         virtualenv dev
         exec .venv/bin/python -m tests.population.grade "${@:2}"
         ;;
+    edges)
+        virtualenv ""
+        for map in grader/*/edgemap.py; do
+            lab=$(basename "$(dirname "$map")")
+            .venv/bin/python -m "grader.$lab.edgemap"
+            echo
+        done
+        ;;
     *)
-        echo "usage: ./dev.sh grade|test|lint|types|selftest|bench|mutants|class-bench|population [options]" >&2
+        echo "usage: ./dev.sh grade|test|lint|types|selftest|bench|mutants|class-bench|population|edges [options]" >&2
         exit 2
         ;;
 esac

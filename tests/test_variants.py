@@ -1,5 +1,6 @@
 """The grader accepts correct solutions written differently, and rejects each one-mistake
-variant on exactly the ids it declares (tests/variants/<lab>/*/variant.toml), both labs.
+variant on exactly the ids it declares (tests/variants/<lab>/*/variant.toml or <lab>/*.toml),
+both labs.
 
 Real parts only: every variant is walked into its own lab root and graded by a real grader run
 (subprocess, results.json); the mq lab's runs share one private RabbitMQ node.

@@ -2,14 +2,16 @@
 exercises on every run (the seed only varies values inside a class: guids, claim numbers,
 amounts, names, the order of a mixed queue, which a good claim always opens and closes).
 
-The checks name the edge that failed in their FAIL message (``f"{edges.KILL_HELD}: ..."``), and
-grader/mq/EDGES.md is generated from this table (``python -m grader.mq.edges``); a self-test
-keeps the two equal and checks that every edge is used by the scenarios or the checks.
+The checks name the edge that failed in their FAIL message (``f"{edges.KILL_HELD}: ..."``). A
+scenario may declare the edges it exercises beside itself (``NAME = edges.edge("NAME", ...)`` in
+scenarios.py, named ``scenarios.NAME`` by its check): a new id then touches its catalogue entry,
+its scenario, its check and a variant, nothing else. The published table is derived from the
+whole map (``./dev.sh edges``, through grader/mq/edgemap.py); a self-test checks that every edge
+is used by the scenarios or the checks.
 """
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 
 EDGES: list[Edge] = []
@@ -27,14 +29,17 @@ class Edge:
         return f"[경우: {self.shown}]"
 
 
-def _edge(name: str, ids: str, scenario: str, what: str, shown: str) -> Edge:
+def edge(name: str, ids: str, scenario: str, what: str, shown: str) -> Edge:
+    """Declare an edge (its ``name`` is the constant it is bound to)."""
+    if any(known.name == name for known in EDGES):
+        raise ValueError(f"edge {name} declared twice")
     edge = Edge(name, tuple(ids.split()), scenario, " ".join(what.split()), shown)
     EDGES.append(edge)
     return edge
 
 
 # step 1: status.txt and the live node -----------------------------------------------------------
-STATUS_TEXT = _edge(
+STATUS_TEXT = edge(
     "STATUS_TEXT",
     "M1.1 M1.2",
     "saved tree",
@@ -43,7 +48,7 @@ STATUS_TEXT = _edge(
     directory: a FAIL that says which.""",
     "status.txt 읽기",
 )
-STATUS_WHOLE = _edge(
+STATUS_WHOLE = edge(
     "STATUS_WHOLE",
     "M1.1",
     "saved tree",
@@ -52,7 +57,7 @@ STATUS_WHOLE = _edge(
     memory watermark). One line copied out of it, or another command's output, is refused.""",
     "rabbitmqctl status 출력 전체인가",
 )
-WATERMARK_LINE = _edge(
+WATERMARK_LINE = edge(
     "WATERMARK_LINE",
     "M1.2",
     "saved tree",
@@ -60,7 +65,7 @@ WATERMARK_LINE = _edge(
     default relative watermark (`0.4 of available memory`) is refused.""",
     "status.txt 의 메모리 경보 줄",
 )
-LIVE_NODE = _edge(
+LIVE_NODE = edge(
     "LIVE_NODE",
     "M1.3",
     "student_node",
@@ -72,7 +77,7 @@ LIVE_NODE = _edge(
 )
 
 # step 2: topology.py ------------------------------------------------------------------------------
-TOPOLOGY_FIRST = _edge(
+TOPOLOGY_FIRST = edge(
     "TOPOLOGY_FIRST",
     "M2.1",
     "topology",
@@ -80,14 +85,14 @@ TOPOLOGY_FIRST = _edge(
     something is declared in that vhost.""",
     "빈 vhost 에서 첫 실행",
 )
-TOPOLOGY_AGAIN = _edge(
+TOPOLOGY_AGAIN = edge(
     "TOPOLOGY_AGAIN",
     "M2.1",
     "topology",
     """Second run with everything already declared: exit 0.""",
     "모두 선언된 뒤 두 번째 실행",
 )
-TOPOLOGY_KEEPS_CLAIMS = _edge(
+TOPOLOGY_KEEPS_CLAIMS = edge(
     "TOPOLOGY_KEEPS_CLAIMS",
     "M2.1",
     "topology",
@@ -96,14 +101,14 @@ TOPOLOGY_KEEPS_CLAIMS = _edge(
     after it. A script that deletes, purges or re-creates a queue fails.""",
     "claim.in·claim.dead 에 청구가 기다리는 중 두 번째 실행",
 )
-EXCHANGES = _edge(
+EXCHANGES = edge(
     "EXCHANGES",
     "M2.2",
     "topology",
     """eai.claim and eai.dlx, each: exists, type direct, durable (read after both runs).""",
     "교환기",
 )
-EXCHANGES_KEEP = _edge(
+EXCHANGES_KEEP = edge(
     "EXCHANGES_KEEP",
     "M2.2",
     "topology",
@@ -111,7 +116,7 @@ EXCHANGES_KEEP = _edge(
     not internal (no client could publish a claim to it).""",
     "교환기가 남아 있고 발행을 받는가",
 )
-QUEUES = _edge(
+QUEUES = edge(
     "QUEUES",
     "M2.3",
     "topology",
@@ -119,7 +124,7 @@ QUEUES = _edge(
     x-dead-letter-routing-key=claim.dead exactly; claim.dead durable (read after both runs).""",
     "큐와 DLX 인자",
 )
-QUEUES_KEEP = _edge(
+QUEUES_KEEP = edge(
     "QUEUES_KEEP",
     "M2.3",
     "topology",
@@ -130,14 +135,14 @@ QUEUES_KEEP = _edge(
     judged.""",
     "큐가 기다리는 청구를 지키는가",
 )
-BINDINGS = _edge(
+BINDINGS = edge(
     "BINDINGS",
     "M2.4",
     "topology",
     """eai.claim→claim.in with key claim and eai.dlx→claim.dead with key claim.dead.""",
     "바인딩",
 )
-BINDINGS_CROSS = _edge(
+BINDINGS_CROSS = edge(
     "BINDINGS_CROSS",
     "M2.4",
     "topology",
@@ -149,7 +154,7 @@ BINDINGS_CROSS = _edge(
 )
 
 # step 3: publish.py -------------------------------------------------------------------------------
-PUBLISH_GOOD = _edge(
+PUBLISH_GOOD = edge(
     "PUBLISH_GOOD",
     "M3.1 M3.2",
     "publish",
@@ -159,7 +164,7 @@ PUBLISH_GOOD = _edge(
     content_type application/json, routed through eai.claim with key claim.""",
     "정상 청구(여러 줄 JSON 파일)",
 )
-PUBLISH_EMPTY_DOCS = _edge(
+PUBLISH_EMPTY_DOCS = edge(
     "PUBLISH_EMPTY_DOCS",
     "M3.1 M3.2",
     "publish",
@@ -167,7 +172,7 @@ PUBLISH_EMPTY_DOCS = _edge(
     claims, the claim system does) in a one-line file without a final newline: the same.""",
     "docs 가 빈 청구(한 줄 JSON, 끝 줄바꿈 없음)",
 )
-PUBLISH_BUSY = _edge(
+PUBLISH_BUSY = edge(
     "PUBLISH_BUSY",
     "M3.1 M3.2",
     "publish",
@@ -175,7 +180,7 @@ PUBLISH_BUSY = _edge(
     claimId.""",
     "BUSY 청구",
 )
-UNROUTABLE_NO_QUEUE = _edge(
+UNROUTABLE_NO_QUEUE = edge(
     "UNROUTABLE_NO_QUEUE",
     "M3.3",
     "unroutable",
@@ -183,7 +188,7 @@ UNROUTABLE_NO_QUEUE = _edge(
     timeout.""",
     "큐가 하나도 없음",
 )
-UNROUTABLE_OTHER_KEY = _edge(
+UNROUTABLE_OTHER_KEY = edge(
     "UNROUTABLE_OTHER_KEY",
     "M3.3",
     "unroutable",
@@ -192,7 +197,7 @@ UNROUTABLE_OTHER_KEY = _edge(
     checks that claim.in exists fails here).""",
     "claim.in 은 있으나 claim 키로 묶이지 않음",
 )
-NACKED = _edge(
+NACKED = edge(
     "NACKED",
     "M3.4",
     "nacked",
@@ -203,7 +208,7 @@ NACKED = _edge(
 )
 
 # step 4: consumer.py ------------------------------------------------------------------------------
-GOOD_ALONE = _edge(
+GOOD_ALONE = edge(
     "GOOD_ALONE",
     "M4.1",
     "good_claims",
@@ -214,7 +219,7 @@ GOOD_ALONE = _edge(
     machine only makes it take longer.""",
     "정상 청구 5건만 있는 큐",
 )
-GOOD_AMONG_OTHERS = _edge(
+GOOD_AMONG_OTHERS = edge(
     "GOOD_AMONG_OTHERS",
     "M4.1",
     "mixed_claims",
@@ -222,7 +227,7 @@ GOOD_AMONG_OTHERS = _edge(
     POSTed once with the same JSON and acked (none left in claim.in or claim.dead).""",
     "422·503 청구와 섞인 정상 청구",
 )
-DEADLINE_EMPTY = _edge(
+DEADLINE_EMPTY = edge(
     "DEADLINE_EMPTY",
     "M4.2",
     "idle_queue",
@@ -231,7 +236,7 @@ DEADLINE_EMPTY = _edge(
     that only checks its deadline after a message never ends.""",
     "처음부터 빈 큐",
 )
-DEADLINE_BUSY = _edge(
+DEADLINE_BUSY = edge(
     "DEADLINE_BUSY",
     "M4.2",
     "busy_queue",
@@ -244,7 +249,7 @@ DEADLINE_BUSY = _edge(
     first POST; so a slow start under load is never held against the consumer.""",
     "느린 청구 시스템 앞에 일이 쌓인 큐",
 )
-KILL_HELD = _edge(
+KILL_HELD = edge(
     "KILL_HELD",
     "M4.3 M4.4",
     "crashes",
@@ -253,7 +258,7 @@ KILL_HELD = _edge(
     request dropped without an answer: ready + claim.dead + 201s = 3 (nothing lost: M4.3).""",
     "청구 시스템이 응답하기 전 SIGKILL",
 )
-KILL_AFTER_201 = _edge(
+KILL_AFTER_201 = edge(
     "KILL_AFTER_201",
     "M4.4",
     "crashes",
@@ -265,7 +270,7 @@ KILL_AFTER_201 = _edge(
 )
 
 # step 5 and 6: dead letters and transient failures ------------------------------------------------
-REJECT_ONE = _edge(
+REJECT_ONE = edge(
     "REJECT_ONE",
     "M5.1",
     "one_of_each",
@@ -273,14 +278,14 @@ REJECT_ONE = _edge(
     with x-death reason rejected from claim.in, not back in claim.in.""",
     "422 청구 1건",
 )
-REJECT_SEVERAL = _edge(
+REJECT_SEVERAL = edge(
     "REJECT_SEVERAL",
     "M5.1",
     "mixed_claims",
     """2 no-docs claims shuffled among good and BUSY ones: each the same.""",
     "다른 청구와 섞인 422 청구 2건",
 )
-BUSY_ONE = _edge(
+BUSY_ONE = edge(
     "BUSY_ONE",
     "M6.1",
     "one_of_each",
@@ -288,14 +293,14 @@ BUSY_ONE = _edge(
     then claim.dead.""",
     "503 청구 1건",
 )
-BUSY_SEVERAL = _edge(
+BUSY_SEVERAL = edge(
     "BUSY_SEVERAL",
     "M6.1",
     "mixed_claims",
     """2 BUSY claims shuffled among good and no-docs ones: each the same.""",
     "다른 청구와 섞인 503 청구 2건",
 )
-REFUSED = _edge(
+REFUSED = edge(
     "REFUSED",
     "M6.2",
     "claim_system_down",
@@ -304,7 +309,7 @@ REFUSED = _edge(
     connection has no call count to check (the lab's decision).""",
     "청구 시스템 연결 거부",
 )
-HANG = _edge(
+HANG = edge(
     "HANG",
     "M6.3",
     "claim_system_hangs",
@@ -318,7 +323,7 @@ HANG = _edge(
     counted on: HANG_TWICE judges the second chance).""",
     "청구 시스템이 응답하지 않음",
 )
-HANG_TWICE = _edge(
+HANG_TWICE = edge(
     "HANG_TWICE",
     "M6.3",
     "claim_system_hangs_twice",
@@ -331,7 +336,7 @@ HANG_TWICE = _edge(
     still held at the stop passes (a timeout longer than assumed is HANG's business).""",
     "청구 시스템이 두 번 응답하지 않음",
 )
-HANG_BUSY = _edge(
+HANG_BUSY = edge(
     "HANG_BUSY",
     "M6.3",
     "claim_system_hangs_busy",
@@ -346,7 +351,7 @@ HANG_BUSY = _edge(
 )
 
 # step 7: prefetch ---------------------------------------------------------------------------------
-PREFETCH_DEFAULT = _edge(
+PREFETCH_DEFAULT = edge(
     "PREFETCH_DEFAULT",
     "M7.1",
     "prefetch_default",
@@ -357,7 +362,7 @@ PREFETCH_DEFAULT = _edge(
     harness fault.""",
     "--prefetch 없이(기본 5)",
 )
-PREFETCH_TWO = _edge(
+PREFETCH_TWO = edge(
     "PREFETCH_TWO",
     "M7.2",
     "prefetch_two",
@@ -366,7 +371,7 @@ PREFETCH_TWO = _edge(
 )
 
 # step 8: de-duplication ---------------------------------------------------------------------------
-DUP_LATER = _edge(
+DUP_LATER = edge(
     "DUP_LATER",
     "M8.1",
     "dedup",
@@ -377,7 +382,7 @@ DUP_LATER = _edge(
     long before its --max-seconds (the queue was empty for a moment) is told so.""",
     "성공한 뒤 같은 프로세스에 다시 옴",
 )
-DUP_AFTER_KILL = _edge(
+DUP_AFTER_KILL = edge(
     "DUP_AFTER_KILL",
     "M8.2",
     "dedup",
@@ -391,7 +396,7 @@ DUP_AFTER_KILL = _edge(
     until exit, never committed, or written after the ack fail.""",
     "ack 직후 SIGKILL 뒤 다시 띄운 소비자(같은 EAI_MQ_DB)",
 )
-DB_AT_PATH = _edge(
+DB_AT_PATH = edge(
     "DB_AT_PATH",
     "M8.3",
     "dedup",
@@ -399,7 +404,7 @@ DB_AT_PATH = _edge(
     tables names the processed message_id (any table, any column, any shape).""",
     "EAI_MQ_DB 의 기록",
 )
-RETRY_AFTER_503 = _edge(
+RETRY_AFTER_503 = edge(
     "RETRY_AFTER_503",
     "M8.4",
     "record_only_success",
@@ -410,7 +415,7 @@ RETRY_AFTER_503 = _edge(
     went then is M6.1's.""",
     "첫 실행에서 503 을 받았던 청구",
 )
-RETRY_AFTER_422 = _edge(
+RETRY_AFTER_422 = edge(
     "RETRY_AFTER_422",
     "M8.4",
     "record_only_success",
@@ -430,12 +435,12 @@ def of(rid: str) -> list[Edge]:
 
 
 def markdown(ids: list[str]) -> str:
-    """EDGES.md: the map by requirement id."""
+    """The published map, by requirement id."""
     lines = [
         "# The mq lab's edge map",
         "",
-        "Generated from grader/mq/edges.py (`python -m grader.mq.edges > grader/mq/EDGES.md`);",
-        "a self-test keeps it equal. Every run covers every class below; the seed only varies",
+        "Generated from the edge map (grader/mq/edges.py and the edges the scenarios declare) by",
+        "`./dev.sh edges`. Every run covers every class below; the seed only varies",
         "values inside a class (guids, claim numbers, amounts, names, the order of a mixed queue,",
         "which a good claim always opens and closes).",
         "A FAIL names the class that failed as `[경우: …]`.",
@@ -444,13 +449,7 @@ def markdown(ids: list[str]) -> str:
     for rid in ids:
         lines.append(f"## {rid}")
         lines.append("")
-        for edge in of(rid):
-            lines.append(f"- **{edge.name}** ({edge.scenario}; `{edge.shown}`): {edge.what}")
+        for known in of(rid):
+            lines.append(f"- **{known.name}** ({known.scenario}; `{known.shown}`): {known.what}")
         lines.append("")
     return "\n".join(lines)
-
-
-if __name__ == "__main__":
-    from grader.mq.catalogue import MQ
-
-    sys.stdout.write(markdown([r.id for r in MQ.requirements]))

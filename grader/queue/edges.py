@@ -8,13 +8,15 @@ depend on what the student wrote (a state id's, and a few of a behaviour id's, s
 encodings of the student's SQL file) are exercised by the self-tests and variants named in
 their ``shown_by``.
 
-EDGES.md beside this file is generated from this data (``python -m grader.queue.edges``);
-tests/test_queue_edges.py keeps the two equal and every ``shown_by`` pointing at something.
+A scenario may also declare the edges of the ids it exercises beside itself (``declare``): a
+new id then touches its catalogue entry, its scenario, its check and a variant, nothing else.
+The published table is derived from the whole map (``./dev.sh edges``, through
+grader/queue/edgemap.py, which loads the scenarios first); tests/test_queue_edges.py keeps every
+id mapped and every ``shown_by`` pointing at something.
 """
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -105,7 +107,7 @@ NOT_UTF8_LEFT_OUT = (
     "is sent; the non-UTF-8 byte that is sent breaks the JSON under every reading"
 )
 
-MAP: tuple[Edges, ...] = (
+MAP: list[Edges] = [
     Edges(
         "Q1.1",
         STATE,
@@ -708,9 +710,18 @@ MAP: tuple[Edges, ...] = (
             "a script that takes the basename moves the right file, so it is not judged",
         ),
     ),
-)
+]
 
 BY_ID = {entry.rid: entry for entry in MAP}
+
+
+def declare(*entries: Edges) -> None:
+    """Add the edges of ids a scenario exercises, declared beside it (each id once)."""
+    for entry in entries:
+        if entry.rid in BY_ID:
+            raise ValueError(f"{entry.rid} has an edge map already")
+        MAP.append(entry)
+        BY_ID[entry.rid] = entry
 
 
 MESSAGE_LABELS = {edge.key: edge.ko for edge in (*EVERY_MESSAGE, *KNOWN_ID_CLASSES)} | {"race": "경주용 사본"}
@@ -745,13 +756,13 @@ def ensure(scenario: str, covered: Iterable[str]) -> None:
         raise RuntimeError(f"scenario {scenario} left edges out: {left}")
 
 
-def render() -> str:
-    """EDGES.md."""
+def render(ids: Iterable[str]) -> str:
+    """The published table, in the order of ``ids`` (the catalogue's)."""
     out = [
         "# Queue lab: the edge map",
         "",
-        "Generated from `grader/queue/edges.py` by `python -m grader.queue.edges > "
-        "grader/queue/EDGES.md`; do not edit by hand.",
+        "Generated from the edge map (`grader/queue/edges.py` and the edges the scenarios declare)",
+        "by `./dev.sh edges`.",
         "",
         "For every requirement id, the classes of input and the boundaries its check judges.",
         "A behaviour id's scenario runs every class in every run (it fails as a harness fault",
@@ -760,7 +771,7 @@ def render() -> str:
         "named beside them.",
         "",
     ]
-    for entry in MAP:
+    for entry in (BY_ID[rid] for rid in ids):
         source = f"scenario `{entry.scenario}`" if entry.scenario else "state (the saved tree)"
         out += [f"## {entry.rid} — {source}", ""]
         for edge in entry.edges:
@@ -770,7 +781,3 @@ def render() -> str:
             out.append(f"- not exercised: {why}")
         out.append("")
     return "\n".join(out)
-
-
-if __name__ == "__main__":
-    sys.stdout.write(render())
