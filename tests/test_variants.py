@@ -8,6 +8,7 @@ Real parts only: every variant is walked into its own lab root and graded by a r
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -18,12 +19,14 @@ import pytest
 
 from fixtures.tree import FixtureTree
 from grader.catalogue import Lab
+from grader.labs import CATALOGUE
 from grader.machinery.broker import student_node
 from grader.mq.catalogue import MQ
 from grader.queue.catalogue import QUEUE
 from solutions.walkthrough import walk_mq, walk_queue
 from tests.conftest import SharedBroker
 from tests.grading import Graded, assert_passes_every_id, assert_rejected_on_exactly, grade
+from tests.variants import variant as variant_module
 from tests.variants.variant import Variant, variants
 
 # Grading every variant happens in one fixture per lab: allow it the time.
@@ -126,3 +129,24 @@ def test_every_id_has_a_variant_that_fails_on_it(lab: Lab) -> None:
     covered = {rid for variant in variants(lab.name) for rid in variant.fails}
     missing = [r.id for r in lab.requirements if r.id not in covered]
     assert not missing, f"no one-mistake variant fails on {missing}"
+
+
+def test_a_one_file_variant_lays_out_its_files_and_patch_and_names_ids_by_pattern(tmp_path: Path) -> None:
+    """<name>.toml: why, fails (a pattern stands for every id it matches), [files], patch."""
+    lab = tmp_path / "variants" / "queue"
+    lab.mkdir(parents=True)
+    (lab / "one_file.toml").write_text(
+        'why = "lag.sh replaced, report.md patched"\n'
+        'fails = ["Q7.*", "Q8.1"]\n'
+        "patch = '''\n--- a/lag.sh\n+++ b/lag.sh\n@@ -1 +1 @@\n-#!/usr/bin/env bash\n+#!/bin/bash\n'''\n"
+        "[files]\n\"sub/new.sh\" = '''#!/bin/sh\necho new\n'''\n"
+    )
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(variant_module, "VARIANTS", tmp_path / "variants")
+        (found,) = variant_module.variants("queue")
+        laid = found.lay_out(tmp_path / "out")
+    assert found.name == "one_file" and found.one_file
+    assert found.fails == {r.id for r in CATALOGUE.requirements("queue") if r.id.startswith("Q7.")} | {"Q8.1"}
+    assert (laid / "lag.sh").read_text().startswith("#!/bin/bash\n")
+    assert (laid / "sub" / "new.sh").read_text() == "#!/bin/sh\necho new\n"
+    assert os.access(laid / "sub" / "new.sh", os.X_OK)
