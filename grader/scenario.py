@@ -20,6 +20,7 @@ One whose stage the student's scripts took apart on the way raises ``ScriptsBrok
 
 from __future__ import annotations
 
+import errno
 import os
 import time
 from collections.abc import Callable, Iterable
@@ -29,7 +30,7 @@ import pytest
 
 from grader.catalogue import Lab
 from grader.machinery.scenarios import ScenarioPool
-from grader.verdict import Missing, ScriptsBroke
+from grader.verdict import SPACE_SHOWN, Missing, ScriptsBroke
 
 if TYPE_CHECKING:
     from grader.session import Grading
@@ -38,10 +39,13 @@ R = TypeVar("R")
 
 
 class Staged(Protocol):
-    """A lab object whose scenarios run on a pool."""
+    """A lab object whose scenarios run on a pool, in a grading run."""
 
     @property
     def pool(self) -> ScenarioPool: ...
+
+    @property
+    def grading(self) -> Grading: ...
 
 
 LabT = TypeVar("LabT", bound=Staged)
@@ -159,6 +163,13 @@ def _timed(key: str, scenario: Callable[[LabT], object], lab: LabT) -> Callable[
             return scenario(lab)
         except ScriptsBroke as broke:  # the student's scripts took the stage apart: a FAIL
             return Missing(broke.shown_as, broke.why)
+        except OSError as exc:  # the space scripts write in, bounded, full: theirs, not ours
+            if (
+                exc.errno not in (errno.ENOSPC, errno.EDQUOT)
+                or (full := lab.grading.scripts_space_full()) is None
+            ):
+                raise
+            return Missing(SPACE_SHOWN, full)
         finally:
             timing(key, started)
 

@@ -14,6 +14,7 @@ a run that fails half-way closes what it opened and nothing else. Closing goes:
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import random
 import secrets
@@ -33,7 +34,7 @@ from grader.machinery.environ import script_environment
 from grader.machinery.identity import Identity
 from grader.machinery.interrupts import Interrupts
 from grader.machinery.nodes import stop_leftover_nodes
-from grader.machinery.rundir import BOUNDED, RunDir
+from grader.machinery.rundir import BOUNDED, BOX_SCRATCH, RunDir, mount_tmpfs, unmount
 from grader.machinery.runner import Leftover, Process, ProcessRegistry, RunResult
 from grader.machinery.sandbox import (
     BOXED,
@@ -53,8 +54,10 @@ from grader.machinery.seals import Digest, Seals, digest, tree_files
 from grader.machinery.treecopy import shown
 from grader.machinery.urls import password_as_written
 from grader.machinery.workspace import Refused, Workspace, Workspaces
+from grader.verdict import SPACE_SHOWN, ScriptsBroke
 
 REPO = Path(__file__).resolve().parent.parent
+FULL_BELOW = 1 << 20  # bytes free under which a bounded space counts as full
 GRADER_FILES = ("grader", "fixtures", "solutions", "conftest.py", "pyproject.toml")
 # What a seal names, in the students' language.
 FIXTURES_SEAL, CODE_SEAL, STATE_SEAL = "픽스처", "채점기 코드", "채점기 상태 디렉터리"
@@ -157,6 +160,22 @@ def _hidden_packages() -> list[Path]:
         if module is not None and getattr(module, "__file__", None):
             found.append(Path(os.path.realpath(str(module.__file__))).parent)
     return found
+
+
+def _full(path: Path) -> bool:
+    """Whether the filesystem of ``path`` has less than FULL_BELOW bytes left."""
+    try:
+        fs = os.statvfs(path)
+    except OSError:
+        return False
+    return fs.f_bavail * fs.f_frsize < FULL_BELOW
+
+
+def _space_full(which: str) -> str:
+    return (
+        f"가득 참({which}): 스크립트들이 쓴 파일로 채점기가 이 검사의 입력을 놓을 수 없었습니다."
+        " 스크립트는 큐에 필요한 것만 쓰세요."
+    )
 
 
 def script_python() -> str:
@@ -419,6 +438,17 @@ class Grading:
         (self.rundir.scratch / "own").mkdir(mode=0o700, exist_ok=True)
         return Path(tempfile.mkdtemp(prefix=f"{name}-", dir=self.rundir.scratch / "own"))
 
+    def scripts_space_full(self) -> str | None:
+        """Whether the working copies' bounded space (namespace mode: a tmpfs of BOUNDED
+        bytes that every scenario's scripts share) is full, in Korean; None when it is not."""
+        path = self.rundir.work
+        if not os.path.ismount(path) or not _full(path):
+            return None
+        return _space_full(f"작업 사본 {BOUNDED[path.name] >> 20} MiB") + (
+            " 채점 한 번의 스크립트들이 이 공간을 나눠 쓰므로,"
+            " 어느 스크립트가 채웠든 그 뒤의 검사가 실패합니다."
+        )
+
     def live(self, relative: str) -> Path:
         """Where LAB_ROOT/relative's working copy is (or will be): see ``workspace``."""
         return self.workspaces.live(relative)
@@ -475,16 +505,33 @@ class Grading:
         # An opaque directory: its scripts see its path, which must not tell them the scene.
         scratch = self.rundir.scripts_scratch / secrets.token_hex(6)
         scratch.mkdir(mode=0o700)
-        self.identity.hand_over(scratch)
         if self._host is not None:
+            self.identity.hand_over(scratch)
             yield Scripts(self, name, Confinement(self._host), scratch)
             return
-        box = self._box(scratch, lane, network)
-        self.on_close(box.launcher.close)  # a box the scenario never got to close (an interrupted run)
+        # A box's scratch is a tmpfs of its own: what its scripts write there fills nobody
+        # else's (red team 21: one consumer's 200 MiB failed the order checks and lag.sh).
+        bounded = self.rundir.unbounded is None and self.rundir.bounded
+        if bounded and (why := mount_tmpfs(scratch, BOX_SCRATCH)) is not None:
+            raise OSError(errno.EIO, why)
         try:
-            yield Scripts(self, name, box, scratch)
+            os.chmod(scratch, 0o700)
+            self.identity.hand_over(scratch)
+            box = self._box(scratch, lane, network)
+            self.on_close(box.launcher.close)  # a box the scenario never got to close (an interrupted run)
+            try:
+                yield Scripts(self, name, box, scratch)
+            except OSError as exc:
+                if bounded and exc.errno in (errno.ENOSPC, errno.EDQUOT) and _full(scratch):
+                    raise ScriptsBroke(
+                        SPACE_SHOWN, _space_full(f"임시 폴더 {BOX_SCRATCH >> 20} MiB")
+                    ) from exc
+                raise
+            finally:
+                box.launcher.close()
         finally:
-            box.launcher.close()
+            if bounded:
+                unmount(scratch)
 
     def _box(self, scratch: Path, lane: Lane | None, network: Network) -> Confinement:
         """A box's view (see sandbox.py): the interpreter, the fixtures, the launcher, the

@@ -72,6 +72,9 @@ class StudentFailure(pytest.fail.Exception):  # type: ignore[name-defined,misc]
         self.finding = finding
 
 
+SPACE_SHOWN = "스크립트가 쓰는 공간"  # what a FAIL names when the scripts filled their bounded space
+
+
 class ScriptsBroke(Exception):
     """The student's scripts took apart the stage a scenario set for them (a queue folder
     moved away, a queue deleted, an exchange redeclared): what the grader meant to do next

@@ -207,3 +207,30 @@ def test_the_ledger_of_any_kind_is_read_or_refused_with_a_reason(tmp_path: Path,
         queue_ledger.processed_ddl(committed)
         queue_ledger.msg_id_is_unique(committed)
         queue_ledger.blank_copy(committed, tmp_path / "blank.db")
+
+
+def test_the_blank_ledgers_the_grader_copies_are_compact(tmp_path: Path) -> None:
+    """Red team 21: an honest ledger of 10 MB of free pages (rows deleted without VACUUM),
+    copied twenty times for the order checks, filled the scripts' scratch: every id after a
+    grader error. The blanks are compacted; the order checks' has no row in any table (their
+    tables, views and indexes kept)."""
+    db = tmp_path / "ledger.db"
+    with closing(sqlite3.connect(db)) as conn, conn:
+        conn.execute(queue_ledger.CANONICAL_DDL)
+        conn.execute("CREATE TABLE raw_log (blob BLOB)")
+        conn.execute("CREATE VIEW seqs AS SELECT order_no, seq FROM processed")
+        rows = [(f"t-{i}", "ORD", i, 1, "2026-12-01") for i in range(20_000)]
+        conn.executemany("INSERT INTO processed VALUES (?, ?, ?, ?, ?)", rows)
+        conn.executemany("INSERT INTO raw_log VALUES (?)", [(os.urandom(1000),) for _ in range(2_000)])
+    with closing(sqlite3.connect(db)) as conn, conn:
+        conn.execute("DELETE FROM processed WHERE msg_id LIKE 't-%'")
+    assert db.stat().st_size > 2_000_000
+    behaviour, orders = tmp_path / "behaviour.db", tmp_path / "orders.db"
+    assert queue_ledger.blank_copy(db, behaviour) and queue_ledger.blank_copy(db, orders, every_table=True)
+    assert orders.stat().st_size < 64 << 10 < 2_000_000 < behaviour.stat().st_size < 2_400_000
+    with closing(sqlite3.connect(orders)) as conn:
+        assert conn.execute("SELECT count(*) FROM raw_log").fetchone() == (0,)
+        assert conn.execute("SELECT count(*) FROM seqs").fetchone() == (0,)
+    with closing(sqlite3.connect(behaviour)) as conn:
+        assert conn.execute("SELECT count(*) FROM raw_log").fetchone() == (2_000,)
+        assert conn.execute("SELECT count(*) FROM processed").fetchone() == (0,)

@@ -38,7 +38,7 @@ from grader.machinery import cgroup as cgroup_module
 from grader.machinery.inotify import Watcher, travel
 from grader.machinery.interrupts import Interrupts
 from grader.machinery.nodes import stop_node
-from grader.machinery.rundir import BOUNDED, RunDir
+from grader.machinery.rundir import BOUNDED, BOX_SCRATCH, RunDir
 from grader.machinery.runner import OUTPUT_LIMIT, Leftover
 from grader.machinery.sandbox import ALONE, REAPER, RELAY_MOST, TMP_SIZE, Box, carrying
 from grader.machinery.scenarios import ScenarioPool
@@ -55,7 +55,7 @@ from grader.queue import queuedir
 from grader.queue.catalogue import QUEUE
 from grader.report import ResultBook, scoreboard, write_results
 from grader.session import REPO, Closing, Scripts
-from grader.verdict import SEEN_MOST, Check, Finding, StudentFailure
+from grader.verdict import SEEN_MOST, SPACE_SHOWN, Check, Finding, ScriptsBroke, StudentFailure
 from tests.grading import needs_chattr
 from tests.queue_lab import make_grading
 from tests.waiting import SAFETY, wait_until
@@ -234,6 +234,39 @@ def test_a_dead_graders_control_group_and_tmpfs_are_taken_away(tmp_path: Path) -
     finally:
         fresh.close()
     assert not os.path.ismount(fresh.work)
+
+
+def test_a_full_box_scratch_is_the_scripts_doing_not_a_grader_error(
+    fixture_tree: FixtureTree, tmp_path: Path
+) -> None:
+    """Red team 21: a script that filled the scratch its box writes in made the grader's next
+    write there an ENOSPC, reported as a grader error. Each box's scratch is a tmpfs of its own,
+    and a write the grader cannot make there once it is full is the scripts' doing (a FAIL)."""
+    grading = make_grading(fixture_tree, tmp_path / "root", tmp_path / "state", "namespace")
+    fill = (
+        "import os\n"
+        "try:\n"
+        "    with open('fill', 'wb') as f:\n"
+        "        while True: f.write(bytes(1 << 20))\n"
+        "except OSError as e:\n"
+        "    print(e.errno)\n"
+    )
+    try:
+        if grading.rundir.unbounded is not None:
+            pytest.skip(grading.rundir.unbounded)
+        with pytest.raises(ScriptsBroke) as broke, grading.scripts("fill") as box:
+            assert os.path.ismount(box.scratch)
+            fs = os.statvfs(box.scratch)
+            assert fs.f_blocks * fs.f_frsize == BOX_SCRATCH
+            result = box.run(["python3", "-c", fill], cwd=box.scratch, timeout=60)
+            assert result.stdout.strip() == str(errno.ENOSPC), result.describe()
+            (box.scratch / "the-graders-input").write_bytes(bytes(2 << 20))
+        assert broke.value.shown_as == SPACE_SHOWN and "128 MiB" in broke.value.why
+        with grading.scripts("next") as other:  # the next box's scratch is empty again
+            result = other.run(["python3", "-c", fill], cwd=other.scratch, timeout=60)
+            assert os.path.getsize(other.scratch / "fill") > BOX_SCRATCH // 2
+    finally:
+        grading.close()
 
 
 # The script ends only once both processes it leaves run `sleep` (each has written its pid):
@@ -687,6 +720,28 @@ def test_a_working_copy_takes_at_most_so_many_entries_below_the_top(
     assert sorted(p.name for p in copy.iterdir()) == ["consume.py", "junk", "lag.sh", "replay.sh", "zz"]
     assert len(list((copy / "junk").iterdir())) == 10 and not list((copy / "zz").iterdir())
     assert len(left_out) == 1 and "10" in left_out[0], left_out
+
+
+def test_a_working_copys_budget_counts_links_and_leaves_out_the_largest_files_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Red team 21: long link targets (a page each on tmpfs) were not counted, and 50,000 of
+    them overflowed the working copies' space (every id a grader error); two 64 MiB files named
+    before consume.py left the lab's scripts out. Links count a page; small files come first."""
+    monkeypatch.setattr(treecopy, "COPY_BUDGET", 16 * treecopy.PAGE)
+    q, copy = tmp_path / "q", tmp_path / "copy"
+    q.mkdir()
+    (q / "aaa-blob").write_bytes(os.urandom(12 * treecopy.PAGE))
+    (q / "aab-blob").write_bytes(os.urandom(12 * treecopy.PAGE))
+    for script in ("consume.py", "lag.sh", "replay.sh"):
+        (q / script).write_text("#\n")
+    for i in range(20):
+        (q / f"link-{i:02d}").symlink_to("x" * 200)
+    left_out = working_copy(q, copy)
+    copied = {p.name for p in copy.iterdir()}
+    assert {"consume.py", "lag.sh", "replay.sh", "aaa-blob"} <= copied and "aab-blob" not in copied
+    assert len([n for n in copied if n.startswith("link-")]) == 16 - 3 - 12
+    assert any("aab-blob" in line for line in left_out), left_out
 
 
 def test_removal_never_follows_a_link_and_undoes_chattr_in_its_own_tree(tmp_path: Path) -> None:

@@ -41,6 +41,7 @@ RETRIES = 20  # times a run's folder is made again when another grader took it a
 # treecopy.COPY_BUDGET of file data) and the boxes' scratch directories. A lab's scripts write
 # kilobytes.
 BOUNDED = {"work": 640 << 20, "scratch": 128 << 20}
+BOX_SCRATCH = 128 << 20  # each box's scratch, a tmpfs of its own inside run/scratch (session.py)
 MS_NOSUID, MS_NODEV, MNT_DETACH = 2, 4, 2
 _libc = ctypes.CDLL(None, use_errno=True)
 
@@ -158,7 +159,7 @@ class RunDir:
         for path, mode in ((self.scratch, 0o711), (self.scripts_scratch, 0o711), (self.work, 0o700)):
             path.mkdir()
             if self.bounded and path != self.scratch and self.unbounded is None:
-                self.unbounded = _mount_tmpfs(path, BOUNDED[path.name])
+                self.unbounded = mount_tmpfs(path, BOUNDED[path.name])
             os.chmod(path, mode)
         return notes
 
@@ -205,7 +206,7 @@ class RunDir:
         self._locks.clear()
 
 
-def _mount_tmpfs(path: Path, size: int) -> str | None:
+def mount_tmpfs(path: Path, size: int) -> str | None:
     """A tmpfs of ``size`` bytes on the empty folder ``path``; None, or why not."""
     options = f"size={size},mode=0700".encode()
     if _libc.mount(b"tmpfs", os.fsencode(path), b"tmpfs", MS_NOSUID | MS_NODEV, options) != 0:
@@ -213,9 +214,14 @@ def _mount_tmpfs(path: Path, size: int) -> str | None:
     return None
 
 
+def unmount(path: Path) -> None:
+    """Take away the tmpfs mounted on ``path`` and every mount below it (detached: gone once
+    nothing uses it)."""
+    if os.path.ismount(path):
+        _libc.umount2(os.fsencode(path), MNT_DETACH)
+
+
 def _unmount(scratch: Path) -> None:
-    """Take away the tmpfs a run mounted in ``scratch`` (detached: gone once nothing uses it)."""
+    """Take away the tmpfs a run mounted in ``scratch`` (the boxes' own with them)."""
     for name in BOUNDED:
-        path = scratch / name
-        if os.path.ismount(path):
-            _libc.umount2(os.fsencode(path), MNT_DETACH)
+        unmount(scratch / name)

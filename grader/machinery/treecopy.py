@@ -29,6 +29,7 @@ from pathlib import Path
 # Bytes of file data a working copy may take; the rest is left out (and named). Working copies
 # sit on a filesystem of bounded size (rundir.py), two of q/ and one of eaimw/mq among them.
 COPY_BUDGET = 128 << 20
+PAGE = 4096  # what a file's data and a link take at least, counted against the budget (tmpfs)
 # entries below the top a working copy may take (batch refuses a submission of more); the rest
 # is left out. 300,000 files in a folder of q/ took a student-mode grade 311 s to copy.
 COPY_ENTRIES = 50_000
@@ -218,7 +219,10 @@ class _Copy:
                 self._data(fd, dest_fd, name, at)  # a copy: nothing written to it reaches outside
             finally:
                 os.close(fd)
+        elif self.budget < PAGE:  # a link's target may take a page of its own (red team 21:
+            self.left_out.append(f"{shown(at)} (복사 한도를 넘어 복사하지 않음)")  # 50,000 of them)
         else:
+            self.budget -= PAGE
             os.symlink(points_to, name, dir_fd=dest_fd)
 
     def _file(self, src_fd: int, src_name: str, dest_fd: int, name: str, at: str) -> None:
@@ -237,7 +241,7 @@ class _Copy:
         if not stat.S_ISREG(st.st_mode):  # swapped for something else since it was listed
             self.left_out.append(f"{shown(at)} (특수 파일: 열지 않음)")
             return
-        used = min(st.st_size, st.st_blocks * 512)
+        used = -(-max(min(st.st_size, st.st_blocks * 512), 1) // PAGE) * PAGE  # whole pages
         if used > self.budget:
             self.left_out.append(f"{shown(at)} ({st.st_size} 바이트: 너무 큼)")
             return
@@ -253,7 +257,18 @@ class _Copy:
 
 
 def _listed(dir_fd: int) -> list[str]:
-    return sorted(os.listdir(dir_fd))
+    """A folder's names in the order they are copied: its files smallest first, then the rest
+    by name. When the budget runs out, what is left out is the largest files, never a lab's
+    scripts beside them (red team 21: two 64 MiB files named first left consume.py out)."""
+
+    def order(name: str) -> tuple[int, int, str]:
+        try:
+            st = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+        except OSError:
+            return (1, 0, name)
+        return (0, st.st_size, name) if stat.S_ISREG(st.st_mode) else (1, 0, name)
+
+    return sorted(os.listdir(dir_fd), key=order)
 
 
 def _up(dir_fd: int) -> int:

@@ -368,10 +368,11 @@ def _own_ledger(
 
 
 def _blank_of(lab: QueueLab) -> bytes | None:
-    """The student's ledger with no row in processed, made in a folder of the grader's own
-    (out of the scripts' reach), for the grader's ledgers to copy."""
+    """The student's ledger with no row in any table (their views, indexes and tables kept),
+    made in a folder of the grader's own (out of the scripts' reach), for the grader's ledgers
+    to copy."""
     blank = lab.grading.own_dir("order-checks") / "blank.db"
-    return blank.read_bytes() if ledger.blank_copy(lab.student_ledger(), blank) else None
+    return blank.read_bytes() if ledger.blank_copy(lab.student_ledger(), blank, every_table=True) else None
 
 
 @scenarios
