@@ -138,7 +138,9 @@ def test_grades_csv_and_report(first_run: tuple[Path, list[Graded], tuple[object
     assert rows["evil"]["status"] == REFUSED and rows["evil"]["score"] == "0"
     page = (out / "report.html").read_text()
     assert "학급 채점 보고서" in page and "evil" in page.split('id="refused"')[1]
-    # Later students' host-mode scripts pass through OUT: nothing of a classmate is theirs to read.
+    # Later students' host-mode scripts pass through OUT: nothing of a classmate is theirs to read,
+    # not even the names (red team 21 listed them when OUT was 0755).
+    assert stat.S_IMODE(out.stat().st_mode) == 0o711
     assert all(stat.S_IMODE((out / g.name).stat().st_mode) == 0o700 for g in graded)
     assert {stat.S_IMODE((out / f).stat().st_mode) for f in ("grades.csv", "report.html")} == {0o600}
 

@@ -247,7 +247,9 @@ class Batch:
     # grading ------------------------------------------------------------------------------
     def run(self) -> list[Graded]:
         resume()  # an earlier batch of this process may have been interrupted
-        self.options.out.mkdir(parents=True, exist_ok=True)
+        if not self.options.out.exists():  # the classmates' names in it are nobody else's to list
+            self.options.out.mkdir(parents=True)  # (a host-mode script could, red team 21)
+            self.options.out.chmod(0o711)
         self._clear_work()
         # Graders at once pass through here to their own submission (0700 each, opened to its
         # grader's script identity alone in host mode) and to the fixture tree.
