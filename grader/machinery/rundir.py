@@ -10,8 +10,10 @@ STATE_DIR/<lab-root key>/run/              this run's scratch, removed at the en
     run/own/                               the grader's own files (never handed to scripts)
 
 In namespace mode run/scratch and run/work, all that scripts may write on the machine's disk,
-are each a tmpfs of bounded size (``BOUNDED``): scripts writing file after file just under their
-per-file limit filled 28.6 GB of disk in one grade (red team 20); now they meet ENOSPC. Their
+are each a tmpfs of bounded size (``BOUNDED``), and each box's scratch inside run/scratch is a
+tmpfs of its own (``BOX_SCRATCH``, mounted by session.py): scripts writing file after file just
+under their per-file limit filled 28.6 GB of disk in one grade (red team 20); now they meet
+ENOSPC. Their
 pages are memory, charged to the scripts' control group (cgroup.py) when scripts write them.
 Where no tmpfs can be mounted (no CAP_SYS_ADMIN) they stay plain folders and ``unbounded`` says
 why. A mount a dead grader left is taken away with its scratch.
