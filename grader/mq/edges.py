@@ -309,20 +309,6 @@ REFUSED = edge(
     connection has no call count to check (the lab's decision).""",
     "청구 시스템 연결 거부",
 )
-HANG = edge(
-    "HANG",
-    "M6.3",
-    "claim_system_hangs",
-    """The partner holds every POST until the client gives up, --max-seconds 4: not still
-    waiting on the claim system 4 + 10 s after being seen at work (fair to an HTTP timeout up
-    to about 10 s; an overrun while idle is M4.2's business), no crash; the claim is never
-    lost; in claim.dead only after two or more POSTs (dead after one: the timeout was not
-    treated as transient); three or more POSTs with the claim still in claim.in fail (requeued
-    after its redelivery failed); one or two POSTs and still in claim.in pass (the deadline may
-    cut the second call short, and a message returned because the consumer stopped is never
-    counted on: HANG_TWICE judges the second chance).""",
-    "청구 시스템이 응답하지 않음",
-)
 HANG_TWICE = edge(
     "HANG_TWICE",
     "M6.3",
@@ -330,10 +316,11 @@ HANG_TWICE = edge(
     """1 claim, the partner holds every POST until the client gives up, a far deadline
     (--max-seconds 60, the grader stops the consumer): both calls end by the consumer's own HTTP
     timeout. Stopped once claim.in is empty, once the claim is POSTed a third time, or 25 s
-    after its first POST (two HTTP timeouts up to about 10 s each). Fails: a third POST
-    (requeued after its redelivery failed), or the claim in claim.in after two POSTs with no
-    call held when stopped (the second failure neither dead-lettered nor requeued). A call
-    still held at the stop passes (a timeout longer than assumed is HANG's business).""",
+    after its first POST (two HTTP timeouts up to about 10 s each). Fails: a crash, no POST, the
+    claim lost, the claim in claim.dead after one POST (the timeout not treated as transient), a
+    third POST (requeued after its redelivery failed), or the claim in claim.in after two POSTs
+    with no call held when stopped (the second failure neither dead-lettered nor requeued). A
+    call still held at the stop passes here (no HTTP timeout at all: HANG_BUSY).""",
     "청구 시스템이 두 번 응답하지 않음",
 )
 HANG_BUSY = edge(
@@ -343,10 +330,10 @@ HANG_BUSY = edge(
     """60 claims, the partner holds every POST until the client gives up, --max-seconds 2 (the
     first held call alone outlasts it): the queue cannot drain in time (two held calls a
     claim), so a consumer stopped at 2 + 10 s after being seen at work with claims still in
-    claim.in was busy past its deadline (one that
-    looks at its deadline only when the queue is idle); none acked (none was accepted). Where
-    each claim ends is judged by HANG alone: a call cut short by the deadline cannot be told
-    from a second timeout here.""",
+    claim.in, or with a call still held (no HTTP timeout), was busy past its deadline (one that
+    looks at its deadline only when the queue is idle); no crash, none lost. Where each claim
+    ends is judged by HANG_TWICE alone: a call cut short by the deadline cannot be told from a
+    second timeout here.""",
     "응답하지 않는 청구 시스템 앞에 청구가 쌓인 큐",
 )
 
