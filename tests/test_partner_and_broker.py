@@ -418,6 +418,7 @@ def test_a_class_node_has_room_above_the_labs_watermark(tmp_path: Path) -> None:
     assert watermark() == broker_module.LAB_WATERMARK
 
 
+@pytest.mark.slow  # a node of its own, taken to its connection limit (23 s)
 def test_bare_connections_cannot_take_a_nodes_files(fixture_tree: FixtureTree) -> None:
     """Every connection takes a file descriptor of the node's before it says who it is (no
     vhost's limit counts it): more than the node may open once stopped its database for good.

@@ -203,6 +203,7 @@ atexit.register(_fifo)
 """
 
 
+@pytest.mark.slow  # a whole grade of a student's tree, its consumer held to its limit (20 s)
 def test_a_fifo_beside_the_ledger_is_a_fail_not_a_hung_grade(
     fixture_tree: FixtureTree, workdir: Callable[[str], Path]
 ) -> None:
