@@ -136,9 +136,9 @@ class Cgroup:
     def make(cls, uid: int, memory_most: int = MEMORY_MOST, tasks_most: int = TASKS_MOST) -> Cgroup:
         """The groups of the identity ``uid`` (held by the caller), made afresh: what a dead
         grader left under that name is killed and removed first. CgroupUnavailable if not."""
+        made: list[tuple[Hierarchy, Path]] = []
         try:
             found = hierarchies()
-            made = []
             for hierarchy in found:
                 if hierarchy.version == 2:
                     _enable_v2(hierarchy)
@@ -150,6 +150,9 @@ class Cgroup:
             group = cls(tuple(made), memory_most)
             group._limit(memory_most, tasks_most)
         except OSError as exc:
+            for _, folder in made:  # none half made is left (empty: nothing joined it yet)
+                with contextlib.suppress(OSError):
+                    folder.rmdir()
             raise CgroupUnavailable(f"a group of its own could not be made: {exc}") from exc
         return group
 
