@@ -131,3 +131,15 @@ def test_faulty_ledgers_hold_exactly_their_fault(seed: int) -> None:
             assert (repeats, holes) == expected, case.key
         seqs = [int(str(r["seq"])) for r in case.rows if r["order_no"] == case.rows[0]["order_no"]]
         assert len(seqs) < 3 or seqs not in (sorted(seqs), sorted(seqs, reverse=True)), case.key
+
+
+def test_a_scenario_may_declare_its_ids_edges_beside_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``edges.declare``: the map takes the entry (once per id) and the published map shows it."""
+    monkeypatch.setattr(edges, "MAP", list(edges.MAP))
+    monkeypatch.setattr(edges, "BY_ID", dict(edges.BY_ID))
+    entry = edges.Edges("Q9.9", "bare_run", (edges.Edge("bare", "a run with no argument", "인자 없이"),))
+    edges.declare(entry)
+    assert edges.BY_ID["Q9.9"] is entry and edges.label("Q9.9", "bare") == "인자 없이"
+    assert "## Q9.9 — scenario `bare_run`" in edges.render(["Q9.9"])
+    with pytest.raises(ValueError):
+        edges.declare(entry)
