@@ -19,6 +19,7 @@ from fixtures.queue_messages import (
     poisons_with_known_ids,
     valid_bodies,
 )
+from grader.machinery.partitions import Partition
 from grader.queue import edgemap, edges
 from grader.queue.cases import lag_layouts, order_ledgers, replay_layout
 from grader.queue.catalogue import QUEUE
@@ -29,12 +30,10 @@ SEEDS = range(10)
 
 
 def test_every_id_has_an_edge_map() -> None:
-    assert sorted(e.rid for e in edges.MAP) == sorted(r.id for r in QUEUE.requirements)
-    for entry in edges.MAP:
-        assert entry.edges, entry.rid
-        assert len({e.key for e in entry.edges}) == len(entry.edges), entry.rid
-        if entry.scenario is None:  # a state id: each class shown by a self-test or variant
-            assert all(e.shown_by for e in entry.edges), entry.rid
+    assert sorted(edges.MAP.ids()) == sorted(r.id for r in QUEUE.requirements)
+    for j in edges.MAP.judgements:
+        if j.scenario is None:  # a state judgement: each class shown by a self-test or variant
+            assert j.partition.shown_by, (j.rid, j.partition.key)
 
 
 def _exists(reference: str) -> bool:
@@ -54,10 +53,9 @@ def _exists(reference: str) -> bool:
 
 def test_shown_by_points_at_real_self_tests() -> None:
     missing = [
-        f"{entry.rid} {edge.key}: {ref}"
-        for entry in edges.MAP
-        for edge in entry.edges
-        for ref in edge.shown_by
+        f"{j.rid} {j.partition.key}: {ref}"
+        for j in edges.MAP.judgements
+        for ref in j.partition.shown_by
         if not _exists(ref)
     ]
     assert not missing
@@ -65,9 +63,10 @@ def test_shown_by_points_at_real_self_tests() -> None:
 
 def test_the_published_map_holds_every_id_in_the_catalogues_order() -> None:
     published = edgemap.render()
-    headings = re.findall(r"^## (\S+) — ", published, re.M)
+    headings = re.findall(r"^### (Q\S+)$", published, re.M)
     assert headings == [r.id for r in QUEUE.requirements]
-    assert all(f"`{e.key}`" in published for entry in edges.MAP for e in entry.edges)
+    assert all(f"**{j.partition.key}**" in published for j in edges.MAP.judgements)
+    assert all(f"### {made.name}" in published for made in edges.MAP.inputs)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -133,13 +132,16 @@ def test_faulty_ledgers_hold_exactly_their_fault(seed: int) -> None:
         assert len(seqs) < 3 or seqs not in (sorted(seqs), sorted(seqs, reverse=True)), case.key
 
 
-def test_a_scenario_may_declare_its_ids_edges_beside_itself(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``edges.declare``: the map takes the entry (once per id) and the published map shows it."""
-    monkeypatch.setattr(edges, "MAP", list(edges.MAP))
-    monkeypatch.setattr(edges, "BY_ID", dict(edges.BY_ID))
-    entry = edges.Edges("Q9.9", "bare_run", (edges.Edge("bare", "a run with no argument", "인자 없이"),))
-    edges.declare(entry)
-    assert edges.BY_ID["Q9.9"] is entry and edges.label("Q9.9", "bare") == "인자 없이"
-    assert "## Q9.9 — scenario `bare_run`" in edges.render(["Q9.9"])
+def test_a_scenario_may_judge_its_ids_partitions_beside_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``edges.MAP.judge``: the map takes a new id's partitions (each once) and the published
+    map shows them, under the id and under their input."""
+    monkeypatch.setattr(edges.MAP, "judgements", list(edges.MAP.judgements))
+    bare = Partition(edges.LAG_THRESHOLD, "bare", "a run with no argument", "인자 없이")
+    edges.MAP.judge("Q9.9", "bare_run", bare)
+    assert edges.MAP.partitions("Q9.9") == [bare] and edges.label("Q9.9", "bare") == "인자 없이"
+    assert edges.scenario_keys("Q9.9") == {"bare"}
+    published = edges.render(["Q9.9"])
+    assert "- **bare** (lag.sh's threshold against inbox's count; scenario `bare_run`; " in published
+    assert "- **bare** (Q9.9): a run with no argument" in published
     with pytest.raises(ValueError):
-        edges.declare(entry)
+        edges.MAP.judge("Q9.9", "bare_run", bare)

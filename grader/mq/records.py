@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fixtures.claims import Claim
+from grader.machinery.partitions import Partition
 from grader.machinery.runner import RunResult
 from grader.mq import amqp
 from grader.mq.live import Figures
@@ -46,12 +47,12 @@ class Published:
 
 @dataclass(frozen=True)
 class PublishRuns:
-    runs: list[tuple[str, Published]]  # (edge name, run): every class of claim file
+    runs: list[tuple[Partition, Published]]  # (partition, run): every class of claim file
 
 
 @dataclass(frozen=True)
 class RefusedPublish:
-    runs: list[tuple[str, RunResult]]  # (edge name, run)
+    runs: list[tuple[Partition, RunResult]]  # (partition, run)
     stage_ok: bool  # the broker really refused (checked with the grader's own publisher)
 
 

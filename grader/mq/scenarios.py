@@ -159,7 +159,8 @@ def publish(lab: MqLab) -> PublishRuns | Missing:
         for edge, claim, data in cases:
             run = scene.run("publish.py", [drive.claim_file(scene, claim, data)])
             messages = amqp.drain(scene.url, amqp.CLAIM_QUEUE)
-            runs.append((edge.name, Published(claim, data, run, messages)))
+            runs.append((edge, Published(claim, data, run, messages)))
+    edges.ensure("publish", (edge for edge, _ in runs))
     return PublishRuns(runs)
 
 
@@ -174,7 +175,8 @@ def unroutable(lab: MqLab) -> RefusedPublish | Missing:
         no_queue = scene.run("publish.py", [drive.claim_file(scene, claim, claim.data)])
         scene.declare(claim_key="claim.other")
         other_key = scene.run("publish.py", [drive.claim_file(scene, claim, claim.data)])
-    runs = [(edges.UNROUTABLE_NO_QUEUE.name, no_queue), (edges.UNROUTABLE_OTHER_KEY.name, other_key)]
+    runs = [(edges.UNROUTABLE_NO_QUEUE, no_queue), (edges.UNROUTABLE_OTHER_KEY, other_key)]
+    edges.ensure("unroutable", (edge for edge, _ in runs))
     return RefusedPublish(runs=runs, stage_ok=True)
 
 
@@ -193,7 +195,7 @@ def nacked(lab: MqLab) -> RefusedPublish | Missing:
         while not (in_force := amqp.nacks_publish(scene.url)) and time.monotonic() < deadline:
             time.sleep(0.1)
         run = scene.run("publish.py", [drive.claim_file(scene, claim, claim.data)])
-        return RefusedPublish(runs=[(edges.NACKED.name, run)], stage_ok=in_force)
+        return RefusedPublish(runs=[(edges.NACKED, run)], stage_ok=in_force)
 
 
 # steps 4-6: consumer runs that end by themselves ---------------------------------------------

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import pytest
 
+from grader.machinery.partitions import Partition
 from grader.machinery.textfile import NotParsed, json_value
 from grader.mq import amqp, edges
 from grader.mq.records import Published, PublishRuns, RefusedPublish
 from grader.verdict import Check
 
 
-def _one_message(req: Check, edge: edges.Edge, seen: Published) -> amqp.Message:
+def _one_message(req: Check, edge: Partition, seen: Published) -> amqp.Message:
     __tracebackhide__ = True
     req.expect_ran(seen.run, f"{edge} publish.py")
     req.expect(
@@ -25,8 +26,7 @@ def _one_message(req: Check, edge: edges.Edge, seen: Published) -> amqp.Message:
 
 @pytest.mark.req("M3.1")
 def test_M3_1_one_message_with_the_claim_json(req: Check, publish: PublishRuns) -> None:
-    for name, seen in publish.runs:
-        edge = edges.named(name)
+    for edge, seen in publish.runs:
         body = _one_message(req, edge, seen).body
         try:
             parsed = json_value(body)
@@ -39,7 +39,7 @@ def test_M3_1_one_message_with_the_claim_json(req: Check, publish: PublishRuns) 
 def test_M3_2_properties_and_route(req: Check, publish: PublishRuns) -> None:
     # Every message that reached claim.in is judged; whether each run published exactly one
     # is M3.1's business (a run that published nothing has nothing to judge here).
-    judged = [(edges.named(name), seen, m) for name, seen in publish.runs for m in seen.messages]
+    judged = [(edge, seen, m) for edge, seen in publish.runs for m in seen.messages]
     req.expect(
         bool(judged),
         f"{edges.PUBLISH_GOOD}: publish.py 를 {len(publish.runs)}번 돌렸지만 claim.in 에 온 메시지가 없음",
@@ -67,10 +67,10 @@ def _refused(req: Check, seen: RefusedPublish, situation: str) -> None:
     __tracebackhide__ = True
     if not seen.stage_ok:
         raise RuntimeError("the broker did not start refusing publishes (policy not applied)")
-    for name, run in seen.runs:
+    for edge, run in seen.runs:
         req.expect(
             not run.timed_out and run.returncode != 0,
-            f"{edges.named(name)}: {situation} publish.py 가 {run.describe()} (기대: 0 이 아닌 코드)",
+            f"{edge}: {situation} publish.py 가 {run.describe()} (기대: 0 이 아닌 코드)",
             run=run,
         )
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from fixtures.claims import Outcome
+from grader.machinery.partitions import Partition
 from grader.machinery.textfile import NotParsed, json_value
 from grader.mq import edges
 from grader.mq.records import ConsumerRun, Crashes
@@ -18,7 +19,7 @@ def _json_equal(a: str, b: bytes) -> bool:
         return False
 
 
-def _good_ones(req: Check, edge: edges.Edge, seen: ConsumerRun) -> None:
+def _good_ones(req: Check, edge: Partition, seen: ConsumerRun) -> None:
     __tracebackhide__ = True
     good = [c for c in seen.published if c.outcome is Outcome.ACCEPTED]
     calls = [seen.calls(c) for c in good]

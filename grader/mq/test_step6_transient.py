@@ -6,12 +6,13 @@ from __future__ import annotations
 import pytest
 
 from fixtures.claims import Outcome
+from grader.machinery.partitions import Partition
 from grader.mq import edges
 from grader.mq.records import ConsumerRun
 from grader.verdict import Check
 
 
-def _busy_twice(req: Check, edge: edges.Edge, seen: ConsumerRun) -> None:
+def _busy_twice(req: Check, edge: Partition, seen: ConsumerRun) -> None:
     __tracebackhide__ = True
     for claim in (c for c in seen.published if c.outcome is Outcome.BUSY):
         calls = seen.calls(claim)

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import pytest
 
+from grader.machinery.partitions import Partition
 from grader.mq import edges
 from grader.mq.records import PrefetchRun
 from grader.mq.scenarios import TAKE_WAIT
 from grader.verdict import Check
 
 
-def _bounded(req: Check, edge: edges.Edge, seen: PrefetchRun) -> None:
+def _bounded(req: Check, edge: Partition, seen: PrefetchRun) -> None:
     __tracebackhide__ = True
     req.expect(
         seen.took,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from fixtures.claims import Claim
+from grader.machinery.partitions import Partition
 from grader.mq import edges
 from grader.mq.drive import TAKE_WAIT
 from grader.mq.live import Figures
@@ -110,7 +111,7 @@ def test_M8_3_record_at_eai_mq_db(req: Check, dedup: DedupRuns) -> None:
     )
 
 
-def _retried(req: Check, edge: edges.Edge, claim: Claim, first: ConsumerRun, second: ConsumerRun) -> None:
+def _retried(req: Check, edge: Partition, claim: Claim, first: ConsumerRun, second: ConsumerRun) -> None:
     __tracebackhide__ = True
     tried = first.calls(claim)
     again = second.calls(claim) - tried

@@ -1,730 +1,915 @@
-"""The edge map of the queue lab: for every requirement id, the classes of input and the
-boundaries its check judges, from the lab text and the decisions (../shared/labs/queue.md).
+"""The queue lab's partition map: the inputs its checks judge, the partitions of each input's
+domain (from the lab text and the decisions, ../shared/labs/queue.md), and which id judges which
+partition in which scenario (grader/machinery/partitions.py: the model both labs share).
 
-A behaviour id's edges are exercised by its scenario in every run: the scenario tags what it
-ran with these keys and ends with ``ensure`` (a scenario that left a class out is a harness
-fault, never a pass), and the checks name a failing class in Korean (``label``). Edges that
-depend on what the student wrote (a state id's, and a few of a behaviour id's, such as the
-encodings of the student's SQL file) are exercised by the self-tests and variants named in
-their ``shown_by``.
+A behaviour id's partitions are produced by its scenario in every run: the scenario tags what it
+ran with their keys and ends with ``ensure`` (a scenario that left a partition out is a harness
+fault, never a pass), and the checks name a failing partition in Korean (``label``). Partitions
+that depend on what the student wrote (a state id's, and a few of a behaviour id's, such as the
+encodings of the student's SQL file) are produced by the self-tests and variants named in their
+``shown_by``.
 
-A scenario may also declare the edges of the ids it exercises beside itself (``declare``): a
-new id then touches its catalogue entry, its scenario, its check and a variant, nothing else.
-The published table is derived from the whole map (``./dev.sh edges``, through
-grader/queue/edgemap.py, which loads the scenarios first); tests/test_queue_edges.py keeps every
-id mapped and every ``shown_by`` pointing at something.
+A scenario may also judge the partitions of the ids it exercises beside itself
+(``MAP.judge``): a new id then touches its catalogue entry, its scenario, its check and a
+variant, nothing else. The published table is derived from the whole map (``./dev.sh edges``,
+through grader/queue/edgemap.py, which loads the scenarios first); tests/test_queue_edges.py
+keeps every id mapped and every ``shown_by`` pointing at something.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
-STATE = None  # a state id: judged on the student's saved tree
+from grader.machinery.partitions import STATE, Input, Partition, PartitionMap
+
+MAP = PartitionMap()
+
+# The inputs ------------------------------------------------------------------------------------
+MESSAGE = MAP.input(
+    "a message file in inbox/",
+    """Its bytes: a JSON object with msg_id, order_no, seq and amount (the four required
+    fields, each present and not null), possibly other fields; or anything else: bytes that do
+    not parse (truncated, empty, blanks, not UTF-8), JSON that is not an object, an object
+    with a required field absent or null (missing-field). A valid message's msg_id may have
+    been seen before (a duplicate, same or different body). Values are any the field allows:
+    seq from 0 across every digit boundary, amount 0, 0.0 and of any width, order_no "".""",
+)
+INBOX = MAP.input(
+    "inbox/ and the queue's state as a run of consume.py finds them",
+    """Empty or holding any mix of message files; done/, error/ and the ledger holding an
+    earlier run's work or not; a file arriving again under a name done/ already holds.""",
+)
+OTHER_CONSUMER = MAP.input(
+    "another consume.py at the same queue and ledger",
+    """None, or one started at the same moment over the same files (both may reach any file
+    and the same msg_id at once), with or without an earlier run's rows in the ledger.""",
+)
+QUEUE_DIRS = MAP.input(
+    "the queue folders as the student left them (q/inbox, processing, done, error)",
+    """Each a directory (or a link to one), missing, or a file; holding the fixture files,
+    hidden files, a consumer's subfolders, special files.""",
+)
+SCHEMA = MAP.input(
+    "schema.csv",
+    """A CSV file field,type,role: UTF-8 with or without a BOM, LF or CRLF, quoted or spaced
+    cells, blank lines; type words of SQL, Python, JSON or plain English, in any case.""",
+)
+LEDGER = MAP.input(
+    "ledger.db as the student left it",
+    """An SQLite file (any journal mode) whose table processed keys msg_id by a PRIMARY KEY or
+    a UNIQUE index, with extra columns, tables, views or indexes; or not SQLite, a special
+    file, locked by a student's process.""",
+)
+DUP_TXT = MAP.input(
+    "dup.txt",
+    """msg_ids one a line, ascending; UTF-8 with or without a BOM, LF or CRLF, blanks and blank
+    lines around them; or not text.""",
+)
+ERROR_CSV = MAP.input(
+    "error.csv",
+    """A CSV file,reason: one row per file in error/ (its name, or a path ending in it),
+    reason parse or missing-field; any CSV dialect the csv module reads.""",
+)
+ORDER_SQL = MAP.input(
+    "order-check.sql",
+    """SQL for SQLite: one or more statements, comments, sqlite3 dot-commands, UTF-8 with or
+    without a BOM, LF or CRLF, a final semicolon or not; or not text.""",
+)
+CHECKED_LEDGER = MAP.input(
+    "a ledger order-check.sql runs on",
+    """The student's own, or the grader's (the student's schema, its extra required columns
+    filled): clean, or with repeats and holes of any width, at any place of an order, across
+    digit boundaries, both in one order; rows stored in any order.""",
+)
+ORDER_RESULT = MAP.input(
+    "order-result.txt",
+    """OK on its first line (BOM, CRLF, blanks around it), anything after it; or rows, an
+    error, nothing.""",
+)
+LAG_FOLDER = MAP.input(
+    "a queue folder given to lag.sh",
+    """Any path (not only /root/q); each of inbox, processing, error holding 0 to a few
+    hundred regular files, subfolders, hidden files; done/ holding anything.""",
+)
+LAG_THRESHOLD = MAP.input(
+    "lag.sh's threshold against inbox's count",
+    """A non-negative integer; inbox's count below, equal to or above it, across digit
+    boundaries, and above it by 256 or more (an exit status is one byte).""",
+)
+REPLAY_NAME = MAP.input(
+    "replay.sh's name argument",
+    """The name of a file in error/ (with blanks), or anything else: a name elsewhere in the
+    queue or nowhere, a path (relative, absolute, with ..), empty, . and .., a directory in
+    error/, a glob, two names.""",
+)
+REPLAY_FILE = MAP.input(
+    "the file replay.sh moves",
+    """Any bytes: empty, CRLF, not UTF-8 (the poison messages error/ holds).""",
+)
 
 
-@dataclass(frozen=True)
-class Edge:
-    key: str
-    what: str  # the class or boundary, in English (EDGES.md)
-    ko: str  # how a failure message names it, in Korean
-    shown_by: tuple[str, ...] = ()  # self-tests and variants that exercise it
+def _e(input: Input, key: str, what: str, shown: str, *shown_by: str) -> Partition:
+    return Partition(input, key, what, shown, shown_by)
 
 
-@dataclass(frozen=True)
-class Edges:
-    rid: str
-    scenario: str | None  # the scenario that exercises every edge in every run; None: state
-    edges: tuple[Edge, ...]
-    left_out: tuple[str, ...] = ()  # classes deliberately not exercised, and why
-
-
-def _e(key: str, what: str, ko: str, *shown_by: str) -> Edge:
-    return Edge(key, what, ko, shown_by)
+def _judge(
+    rid: str, scenario: str | None, partitions: tuple[Partition, ...], left_out: tuple[str, ...] = ()
+) -> None:
+    MAP.judge(rid, scenario, *partitions, left_out=left_out)
 
 
 # Message classes of the consumer's inboxes (fixtures/queue_messages.py tags each file).
 VALID_CLASSES = (
-    _e("valid", "ordinary valid messages in small orders", "보통의 정상 메시지"),
-    _e("seq-across-9-10", "an order with seq 1..11 (crosses 9 → 10)", "seq 1..11 주문(9→10 자릿수 경계)"),
+    _e(MESSAGE, "valid", "ordinary valid messages in small orders", "보통의 정상 메시지"),
     _e(
+        MESSAGE,
+        "seq-across-9-10",
+        "an order with seq 1..11 (crosses 9 → 10)",
+        "seq 1..11 주문(9→10 자릿수 경계)",
+    ),
+    _e(
+        MESSAGE,
         "seq-across-99-100",
         "an order with seq 98..101 (crosses 99 → 100)",
         "seq 98..101 주문(99→100 자릿수 경계)",
     ),
-    _e("amount-widths", "amounts of 1 to 7 digits", "자릿수가 1~7 인 amount"),
+    _e(MESSAGE, "amount-widths", "amounts of 1 to 7 digits", "자릿수가 1~7 인 amount"),
 )
 FALSY_CLASSES = (
-    _e("falsy-seq-0", "seq present with value 0 (valid)", "seq 가 0(값이 있음: 정상)"),
-    _e("falsy-amount-0", "amount present with value 0 (valid)", "amount 가 0(값이 있음: 정상)"),
-    _e("falsy-amount-0.0", "amount present with value 0.0 (valid)", "amount 가 0.0(값이 있음: 정상)"),
-    _e("falsy-order_no-empty", 'order_no present as "" (valid)', 'order_no 가 ""(값이 있음: 정상)'),
+    _e(MESSAGE, "falsy-seq-0", "seq present with value 0 (valid)", "seq 가 0(값이 있음: 정상)"),
+    _e(MESSAGE, "falsy-amount-0", "amount present with value 0 (valid)", "amount 가 0(값이 있음: 정상)"),
+    _e(
+        MESSAGE, "falsy-amount-0.0", "amount present with value 0.0 (valid)", "amount 가 0.0(값이 있음: 정상)"
+    ),
+    _e(MESSAGE, "falsy-order_no-empty", 'order_no present as "" (valid)', 'order_no 가 ""(값이 있음: 정상)'),
 )
 DUPLICATE_CLASSES = (
-    _e("dup-identical", "a duplicate msg_id with an identical body", "같은 msg_id·같은 내용의 중복"),
-    _e("dup-different-body", "a duplicate msg_id with a different body", "같은 msg_id·다른 내용의 중복"),
-    _e("dup-three-copies", "one msg_id delivered three times", "세 번 온 msg_id"),
+    _e(MESSAGE, "dup-identical", "a duplicate msg_id with an identical body", "같은 msg_id·같은 내용의 중복"),
+    _e(
+        MESSAGE,
+        "dup-different-body",
+        "a duplicate msg_id with a different body",
+        "같은 msg_id·다른 내용의 중복",
+    ),
+    _e(MESSAGE, "dup-three-copies", "one msg_id delivered three times", "세 번 온 msg_id"),
 )
 PARSE_CLASSES = (
-    _e("parse-truncated", "truncated JSON", "잘린 JSON"),
-    _e("parse-empty-file", "an empty file", "빈 파일"),
-    _e("parse-whitespace", "a file of blanks only", "공백뿐인 파일"),
+    _e(MESSAGE, "parse-truncated", "truncated JSON", "잘린 JSON"),
+    _e(MESSAGE, "parse-empty-file", "an empty file", "빈 파일"),
+    _e(MESSAGE, "parse-whitespace", "a file of blanks only", "공백뿐인 파일"),
     _e(
+        MESSAGE,
         "parse-not-utf8",
         "a byte that is not UTF-8 (0xFF) where the first colon belongs: no reading parses it",
         "UTF-8 이 아닌 바이트가 든 파일",
     ),
-    _e("parse-array", "JSON that is an array (not an object: parse)", "JSON 배열(객체 아님: parse)"),
-    _e("parse-string", "JSON that is a string", "JSON 문자열(객체 아님: parse)"),
-    _e("parse-number", "JSON that is a number", "JSON 숫자(객체 아님: parse)"),
-    _e("parse-null", "JSON null", "JSON null(객체 아님: parse)"),
-    _e("parse-true", "JSON true", "JSON true(객체 아님: parse)"),
+    _e(MESSAGE, "parse-array", "JSON that is an array (not an object: parse)", "JSON 배열(객체 아님: parse)"),
+    _e(MESSAGE, "parse-string", "JSON that is a string", "JSON 문자열(객체 아님: parse)"),
+    _e(MESSAGE, "parse-number", "JSON that is a number", "JSON 숫자(객체 아님: parse)"),
+    _e(MESSAGE, "parse-null", "JSON null", "JSON null(객체 아님: parse)"),
+    _e(MESSAGE, "parse-true", "JSON true", "JSON true(객체 아님: parse)"),
 )
 FIELDS = ("msg_id", "order_no", "seq", "amount")
-MISSING_CLASSES = tuple(_e(f"absent-{f}", f"{f} absent", f"{f} 없음(missing-field)") for f in FIELDS) + tuple(
-    _e(f"null-{f}", f"{f} null (counts as missing)", f"{f} 가 null(missing-field)") for f in FIELDS
+MISSING_CLASSES = tuple(
+    _e(MESSAGE, f"absent-{f}", f"{f} absent", f"{f} 없음(missing-field)") for f in FIELDS
+) + tuple(
+    _e(MESSAGE, f"null-{f}", f"{f} null (counts as missing)", f"{f} 가 null(missing-field)") for f in FIELDS
 )
 POISON_CLASSES = PARSE_CLASSES + MISSING_CLASSES
 EVERY_MESSAGE = VALID_CLASSES + FALSY_CLASSES + DUPLICATE_CLASSES + POISON_CLASSES
 
-EMPTY_INBOX = _e("empty-inbox", "a run over an empty inbox exits 0", "빈 inbox 에서 실행")
+EMPTY_INBOX = _e(INBOX, "empty-inbox", "a run over an empty inbox exits 0", "빈 inbox 에서 실행")
 # A last run's inbox: poisons with the msg_id of a message processed before.
 KNOWN_ID_CLASSES = (
     _e(
+        MESSAGE,
         "known-id-absent",
         "a message with a processed msg_id and a required field absent (error/, not a duplicate)",
         "이미 처리한 msg_id 에 필드가 없는 메시지(중복 아님: missing-field)",
     ),
     _e(
+        MESSAGE,
         "known-id-null",
         "a message with a processed msg_id and a required field null (error/, not a duplicate)",
         "이미 처리한 msg_id 에 null 필드가 있는 메시지(중복 아님: missing-field)",
     ),
 )
+NOT_SQLITE = _e(
+    LEDGER,
+    "not-sqlite",
+    "ledger.db that is not SQLite: a FAIL saying so, not a grader error",
+    "SQLite 가 아닌 ledger.db",
+    "tests/test_queue_blame.py::test_ledger_that_is_not_sqlite",
+)
+SCRAMBLED = _e(CHECKED_LEDGER, "scrambled", "rows stored neither ascending nor descending", "순서가 섞인 행")
 NOT_UTF8_LEFT_OUT = (
     "a message that is a valid object behind a UTF-8 BOM, or has a non-UTF-8 byte inside a "
     "string: whether it parses depends on the reader (utf-8-sig, errors=replace), so neither "
     "is sent; the non-UTF-8 byte that is sent breaks the JSON under every reading"
 )
 
-MAP: list[Edges] = [
-    Edges(
-        "Q1.1",
-        STATE,
-        (
-            _e("all-present", "inbox, processing, done, error present", "네 디렉터리", "variant reference"),
-            _e(
-                "one-missing",
-                "any one of the four missing (each named)",
-                "디렉터리 하나 없음",
-                "tests/test_queue_checks.py::test_directories_missing_or_not_directories",
-            ),
-            _e(
-                "not-a-directory",
-                "a regular file where a directory belongs",
-                "디렉터리 자리에 파일",
-                "tests/test_queue_checks.py::test_directories_missing_or_not_directories",
-            ),
-            _e(
-                "symlinked",
-                "a directory reached through a symlink counts",
-                "심볼릭 링크로 된 디렉터리",
-                "tests/test_queue_checks.py::test_directories_missing_or_not_directories",
-            ),
+_judge(
+    "Q1.1",
+    STATE,
+    (
+        _e(
+            QUEUE_DIRS,
+            "all-present",
+            "inbox, processing, done, error present",
+            "네 디렉터리",
+            "variant reference",
+        ),
+        _e(
+            QUEUE_DIRS,
+            "one-missing",
+            "any one of the four missing (each named)",
+            "디렉터리 하나 없음",
+            "tests/test_queue_checks.py::test_directories_missing_or_not_directories",
+        ),
+        _e(
+            QUEUE_DIRS,
+            "not-a-directory",
+            "a regular file where a directory belongs",
+            "디렉터리 자리에 파일",
+            "tests/test_queue_checks.py::test_directories_missing_or_not_directories",
+        ),
+        _e(
+            QUEUE_DIRS,
+            "symlinked",
+            "a directory reached through a symlink counts",
+            "심볼릭 링크로 된 디렉터리",
+            "tests/test_queue_checks.py::test_directories_missing_or_not_directories",
         ),
     ),
-    Edges(
-        "Q1.2",
-        STATE,
-        (
-            _e("exact", "the fixture's 20 names across the four dirs", "픽스처 20개", "variant reference"),
-            _e(
-                "lost",
-                "a fixture file in none of the dirs",
-                "없어진 파일",
-                "tests/test_queue_checks.py::test_fixture_copy_lost_invented_twice",
-            ),
-            _e(
-                "invented",
-                "a file that is not a fixture file",
-                "픽스처에 없는 파일",
-                "tests/test_queue_checks.py::test_fixture_copy_lost_invented_twice",
-            ),
-            _e(
-                "twice",
-                "one name in two dirs",
-                "두 디렉터리에 있는 파일",
-                "tests/test_queue_checks.py::test_fixture_copy_lost_invented_twice",
-            ),
-            _e(
-                "hidden-ignored",
-                "hidden files (.DS_Store, editor swap files) are not messages: ignored",
-                "숨김 파일",
-                "tests/test_queue_checks.py::test_fixture_copy_lost_invented_twice",
-            ),
-            _e(
-                "processing-subfolder",
-                "a file in a consumer's own subfolder of processing/ counts as in processing/",
-                "processing/ 의 하위 폴더",
-                "tests/test_queue_checks.py::test_fixture_copy_lost_invented_twice",
-            ),
-            _e(
-                "special-entry",
-                "a FIFO, socket or device in a queue dir is named, never opened",
-                "특수 파일",
-                "tests/test_queue_blame.py::test_special_files_in_the_queue_dirs",
-            ),
+)
+_judge(
+    "Q1.2",
+    STATE,
+    (
+        _e(
+            QUEUE_DIRS,
+            "fixture-set",
+            "the fixture's 20 names across the four dirs",
+            "픽스처 20개",
+            "variant reference",
+        ),
+        _e(
+            QUEUE_DIRS,
+            "lost",
+            "a fixture file in none of the dirs",
+            "없어진 파일",
+            "tests/test_queue_checks.py::test_fixture_copy_lost_invented_twice",
+        ),
+        _e(
+            QUEUE_DIRS,
+            "invented",
+            "a file that is not a fixture file",
+            "픽스처에 없는 파일",
+            "tests/test_queue_checks.py::test_fixture_copy_lost_invented_twice",
+        ),
+        _e(
+            QUEUE_DIRS,
+            "twice",
+            "one name in two dirs",
+            "두 디렉터리에 있는 파일",
+            "tests/test_queue_checks.py::test_fixture_copy_lost_invented_twice",
+        ),
+        _e(
+            QUEUE_DIRS,
+            "hidden-ignored",
+            "hidden files (.DS_Store, editor swap files) are not messages: ignored",
+            "숨김 파일",
+            "tests/test_queue_checks.py::test_fixture_copy_lost_invented_twice",
+        ),
+        _e(
+            QUEUE_DIRS,
+            "processing-subfolder",
+            "a file in a consumer's own subfolder of processing/ counts as in processing/",
+            "processing/ 의 하위 폴더",
+            "tests/test_queue_checks.py::test_fixture_copy_lost_invented_twice",
+        ),
+        _e(
+            QUEUE_DIRS,
+            "special-entry",
+            "a FIFO, socket or device in a queue dir is named, never opened",
+            "특수 파일",
+            "tests/test_queue_blame.py::test_special_files_in_the_queue_dirs",
         ),
     ),
-    Edges(
-        "Q2.1",
-        STATE,
-        (
-            _e("exact", "header exactly field,type,role", "정확한 첫 줄", "variant reference"),
-            _e(
-                "encodings",
-                "UTF-8 with or without BOM, LF or CRLF, with or without a final newline",
-                "BOM·CRLF",
-                "variant or_ignore_surrogate_key_writes_own_files",
-                "tests/test_queue_checks.py::test_schema_csv_tolerant_reading",
-            ),
-            _e(
-                "quoted-or-spaced",
-                'quoted header cells ("field") and blanks around cells are accepted',
-                "따옴표·공백",
-                "tests/test_queue_checks.py::test_schema_csv_tolerant_reading",
-            ),
-            _e(
-                "wrong-header",
-                "another header (order, names, missing) fails",
-                "다른 첫 줄",
-                "tests/test_queue_checks.py::test_schema_csv_wrong",
-            ),
+)
+_judge(
+    "Q2.1",
+    STATE,
+    (
+        _e(SCHEMA, "header-exact", "header exactly field,type,role", "정확한 첫 줄", "variant reference"),
+        _e(
+            SCHEMA,
+            "encodings",
+            "UTF-8 with or without BOM, LF or CRLF, with or without a final newline",
+            "BOM·CRLF",
+            "variant or_ignore_surrogate_key_writes_own_files",
+            "tests/test_queue_checks.py::test_schema_csv_tolerant_reading",
+        ),
+        _e(
+            SCHEMA,
+            "quoted-or-spaced",
+            'quoted header cells ("field") and blanks around cells are accepted',
+            "따옴표·공백",
+            "tests/test_queue_checks.py::test_schema_csv_tolerant_reading",
+        ),
+        _e(
+            SCHEMA,
+            "wrong-header",
+            "another header (order, names, missing) fails",
+            "다른 첫 줄",
+            "tests/test_queue_checks.py::test_schema_csv_wrong",
         ),
     ),
-    Edges(
-        "Q2.2",
-        STATE,
-        (
-            _e("exact", "every field of the valid messages, nothing else", "모든 필드", "variant reference"),
-            _e(
-                "required-only",
-                "only the four required fields",
-                "필수 필드만",
-                "variant schema_required_fields_only",
-            ),
-            _e(
-                "extra-field",
-                "a field no message has",
-                "메시지에 없는 필드",
-                "tests/test_queue_checks.py::test_schema_csv_wrong",
-            ),
-            _e(
-                "blank-lines",
-                "blank lines and a missing final newline are ignored",
-                "빈 줄",
-                "tests/test_queue_checks.py::test_schema_csv_tolerant_reading",
-            ),
+)
+_judge(
+    "Q2.2",
+    STATE,
+    (
+        _e(
+            SCHEMA,
+            "fields-exact",
+            "every field of the valid messages, nothing else",
+            "모든 필드",
+            "variant reference",
+        ),
+        _e(
+            SCHEMA,
+            "required-only",
+            "only the four required fields",
+            "필수 필드만",
+            "variant schema_required_fields_only",
+        ),
+        _e(
+            SCHEMA,
+            "extra-field",
+            "a field no message has",
+            "메시지에 없는 필드",
+            "tests/test_queue_checks.py::test_schema_csv_wrong",
+        ),
+        _e(
+            SCHEMA,
+            "blank-lines",
+            "blank lines and a missing final newline are ignored",
+            "빈 줄",
+            "tests/test_queue_checks.py::test_schema_csv_tolerant_reading",
         ),
     ),
-    Edges(
-        "Q2.3",
-        STATE,
-        (
-            _e("exact", "msg_id idempotency-key, seq sequence", "역할", "variant reference"),
-            _e(
-                "role-elsewhere",
-                "a role also on another field, or on the wrong field",
-                "다른 필드의 역할",
-                "tests/test_queue_checks.py::test_schema_csv_wrong",
-            ),
-            _e(
-                "role-case",
-                "role names in another letter case are accepted",
-                "대소문자",
-                "tests/test_queue_checks.py::test_schema_csv_tolerant_reading",
-            ),
+)
+_judge(
+    "Q2.3",
+    STATE,
+    (
+        _e(SCHEMA, "roles-exact", "msg_id idempotency-key, seq sequence", "역할", "variant reference"),
+        _e(
+            SCHEMA,
+            "role-elsewhere",
+            "a role also on another field, or on the wrong field",
+            "다른 필드의 역할",
+            "tests/test_queue_checks.py::test_schema_csv_wrong",
+        ),
+        _e(
+            SCHEMA,
+            "role-case",
+            "role names in another letter case are accepted",
+            "대소문자",
+            "tests/test_queue_checks.py::test_schema_csv_tolerant_reading",
         ),
     ),
-    Edges(
-        "Q2.4",
-        STATE,
-        (
-            _e(
-                "synonyms",
-                "common synonyms (text, varchar(20), int, decimal, timestamp ...)",
-                "같은 뜻의 타입",
-                "variant integrity_error_unique_index_by_hand",
-                "variant or_ignore_surrogate_key_writes_own_files",
-            ),
-            _e(
-                "wrong-kind",
-                "seq as string, amount as text, ids as integer",
-                "값과 맞지 않는 타입",
-                "tests/test_queue_checks.py::test_schema_csv_wrong",
-            ),
+)
+_judge(
+    "Q2.4",
+    STATE,
+    (
+        _e(
+            SCHEMA,
+            "synonyms",
+            "common synonyms (text, varchar(20), int, decimal, timestamp ...)",
+            "같은 뜻의 타입",
+            "variant integrity_error_unique_index_by_hand",
+            "variant or_ignore_surrogate_key_writes_own_files",
+        ),
+        _e(
+            SCHEMA,
+            "wrong-kind",
+            "seq as string, amount as text, ids as integer",
+            "값과 맞지 않는 타입",
+            "tests/test_queue_checks.py::test_schema_csv_wrong",
         ),
     ),
-    Edges(
-        "Q3.1",
-        STATE,
-        (
-            _e("primary-key", "msg_id TEXT PRIMARY KEY", "PRIMARY KEY", "variant reference"),
-            _e(
-                "table-level-key",
-                "PRIMARY KEY (msg_id) as a table constraint",
-                "테이블 제약",
-                "variant begin_immediate_changes_appends_files",
-            ),
-            _e(
-                "unique-index",
-                "a separate CREATE UNIQUE INDEX on msg_id",
-                "UNIQUE INDEX",
-                "variant integrity_error_unique_index_by_hand",
-            ),
-            _e(
-                "surrogate-key",
-                "id INTEGER PRIMARY KEY with msg_id UNIQUE",
-                "대리 키 + UNIQUE",
-                "variant or_ignore_surrogate_key_writes_own_files",
-            ),
-            _e("no-constraint", "no constraint on msg_id", "제약 없음", "variant select_then_insert"),
-            _e(
-                "composite-key",
-                "a key over msg_id and another column does not count",
-                "여러 컬럼 묶음 키",
-                "tests/test_queue_checks.py::test_ledger_schemas",
-            ),
-            _e(
-                "name-case",
-                "table and column names in another letter case (SQLite ignores case)",
-                "이름의 대소문자",
-                "tests/test_queue_checks.py::test_ledger_schemas",
-            ),
-            _e(
-                "missing-column",
-                "a lab column missing",
-                "없는 컬럼",
-                "tests/test_queue_checks.py::test_ledger_schemas",
-            ),
-            _e(
-                "not-sqlite",
-                "ledger.db that is not SQLite: a FAIL saying so, not a grader error",
-                "SQLite 가 아닌 ledger.db",
-                "tests/test_queue_blame.py::test_ledger_that_is_not_sqlite",
-            ),
-            _e(
-                "special-or-unreadable",
-                "ledger.db a FIFO, a directory, or unreadable: a FAIL naming it",
-                "특수 파일·읽을 수 없는 ledger.db",
-                "tests/test_queue_blame.py::test_special_files_as_the_students_files",
-                "tests/test_queue_blame.py::test_unreadable_files_without_root",
-            ),
-            _e(
-                "locked",
-                "ledger.db locked by a student's process: judged from the saved copy",
-                "잠긴 ledger.db",
-                "tests/test_queue_blame.py::test_ledger_locked_by_the_students_process",
-            ),
+)
+_judge(
+    "Q3.1",
+    STATE,
+    (
+        _e(LEDGER, "primary-key", "msg_id TEXT PRIMARY KEY", "PRIMARY KEY", "variant reference"),
+        _e(
+            LEDGER,
+            "table-level-key",
+            "PRIMARY KEY (msg_id) as a table constraint",
+            "테이블 제약",
+            "variant begin_immediate_changes_appends_files",
+        ),
+        _e(
+            LEDGER,
+            "unique-index",
+            "a separate CREATE UNIQUE INDEX on msg_id",
+            "UNIQUE INDEX",
+            "variant integrity_error_unique_index_by_hand",
+        ),
+        _e(
+            LEDGER,
+            "surrogate-key",
+            "id INTEGER PRIMARY KEY with msg_id UNIQUE",
+            "대리 키 + UNIQUE",
+            "variant or_ignore_surrogate_key_writes_own_files",
+        ),
+        _e(LEDGER, "no-constraint", "no constraint on msg_id", "제약 없음", "variant select_then_insert"),
+        _e(
+            LEDGER,
+            "composite-key",
+            "a key over msg_id and another column does not count",
+            "여러 컬럼 묶음 키",
+            "tests/test_queue_checks.py::test_ledger_schemas",
+        ),
+        _e(
+            LEDGER,
+            "name-case",
+            "table and column names in another letter case (SQLite ignores case)",
+            "이름의 대소문자",
+            "tests/test_queue_checks.py::test_ledger_schemas",
+        ),
+        _e(
+            LEDGER,
+            "missing-column",
+            "a lab column missing",
+            "없는 컬럼",
+            "tests/test_queue_checks.py::test_ledger_schemas",
+        ),
+        NOT_SQLITE,
+        _e(
+            LEDGER,
+            "special-or-unreadable",
+            "ledger.db a FIFO, a directory, or unreadable: a FAIL naming it",
+            "특수 파일·읽을 수 없는 ledger.db",
+            "tests/test_queue_blame.py::test_special_files_as_the_students_files",
+            "tests/test_queue_blame.py::test_unreadable_files_without_root",
+        ),
+        _e(
+            LEDGER,
+            "locked",
+            "ledger.db locked by a student's process: judged from the saved copy",
+            "잠긴 ledger.db",
+            "tests/test_queue_blame.py::test_ledger_locked_by_the_students_process",
         ),
     ),
-    Edges(
-        "Q3.2",
-        STATE,
-        (
-            _e("empty", "processing/ empty", "빈 processing/", "variant reference"),
-            _e("file-left", "a file left", "남은 파일", "variant duplicates_stay_in_processing"),
-            _e(
-                "subfolder",
-                "a file left in a subfolder counts; an empty subfolder does not",
-                "하위 폴더",
-                "tests/test_queue_checks.py::test_processing_left_overs",
-            ),
+)
+_judge(
+    "Q3.2",
+    STATE,
+    (
+        _e(QUEUE_DIRS, "empty", "processing/ empty", "빈 processing/", "variant reference"),
+        _e(QUEUE_DIRS, "file-left", "a file left", "남은 파일", "variant duplicates_stay_in_processing"),
+        _e(
+            QUEUE_DIRS,
+            "subfolder",
+            "a file left in a subfolder counts; an empty subfolder does not",
+            "하위 폴더",
+            "tests/test_queue_checks.py::test_processing_left_overs",
         ),
     ),
-    Edges(
-        "Q3.3",
-        "fresh_run",
-        (EMPTY_INBOX, *EVERY_MESSAGE, *KNOWN_ID_CLASSES),
-        left_out=(
-            NOT_UTF8_LEFT_OUT,
-            "files not ending in .json: the lab says every inbox file is consumed, step 1 copies "
-            "only .json, so whether a consumer skips other names is left open",
-            'msg_id "" and values of false: no required field is a boolean, and an empty '
-            "idempotency key is not a message the lab describes; the falsy class is exercised "
-            'with 0, 0.0 and "" where the field allows it',
+)
+_judge(
+    "Q3.3",
+    "fresh_run",
+    (EMPTY_INBOX, *EVERY_MESSAGE, *KNOWN_ID_CLASSES),
+    left_out=(
+        NOT_UTF8_LEFT_OUT,
+        "files not ending in .json: the lab says every inbox file is consumed, step 1 copies "
+        "only .json, so whether a consumer skips other names is left open",
+        'msg_id "" and values of false: no required field is a boolean, and an empty '
+        "idempotency key is not a message the lab describes; the falsy class is exercised "
+        'with 0, 0.0 and "" where the field allows it',
+    ),
+)
+_judge("Q3.4", "fresh_run", EVERY_MESSAGE)
+_judge("Q3.5", "fresh_run", VALID_CLASSES + FALSY_CLASSES + DUPLICATE_CLASSES)
+_judge(
+    "Q3.6",
+    "fresh_run",
+    (
+        _e(
+            INBOX,
+            "rerun-state-present",
+            "half of the ids (every copy) again under new names, with done/, error/ and the "
+            "ledger as the first run left them",
+            "앞선 실행의 상태가 남은 채 다시 실행",
+        ),
+        _e(
+            INBOX,
+            "again-same-name",
+            "two ordinary files again under the names done/ holds them by (a student re-copying "
+            "the fixture inbox): exit 0, neither left in inbox/ or processing/ nor put in "
+            "error/ (overwriting the identical file in done/ or any other way is the student's)",
+            "done/ 에 있는 것과 같은 이름으로 다시 온 파일",
         ),
     ),
-    Edges("Q3.4", "fresh_run", EVERY_MESSAGE),
-    Edges("Q3.5", "fresh_run", VALID_CLASSES + FALSY_CLASSES + DUPLICATE_CLASSES),
-    Edges(
-        "Q3.6",
-        "fresh_run",
-        (
-            _e(
-                "rerun-state-present",
-                "half of the ids (every copy) again under new names, with done/, error/ and the "
-                "ledger as the first run left them",
-                "앞선 실행의 상태가 남은 채 다시 실행",
-            ),
-            _e(
-                "again-same-name",
-                "two ordinary files again under the names done/ holds them by (a student re-copying "
-                "the fixture inbox): exit 0, neither left in inbox/ or processing/ nor put in "
-                "error/ (overwriting the identical file in done/ or any other way is the student's)",
-                "done/ 에 있는 것과 같은 이름으로 다시 온 파일",
-            ),
+)
+_judge(
+    "Q3.7",
+    "two_consumers",
+    (
+        _e(
+            OTHER_CONSUMER,
+            "race",
+            "each consumer holds one copy of the same msg_id, both waiting at the lock, released together",
+            "같은 msg_id 를 하나씩 쥔 두 소비자",
+        ),
+        _e(
+            OTHER_CONSUMER,
+            "crowd",
+            "a few hundred files, both consumers released together at the lock (lockstep)",
+            "수백 개 파일에 동시에 돈 두 소비자",
+        ),
+        _e(
+            OTHER_CONSUMER,
+            "crowd-state-present",
+            "the crowd meets a queue that has run before: an earlier run's rows in the ledger "
+            "and its files in done/, which must all stay (whatever order the two consumers "
+            "take the lock in, a consumer that clears the ledger when it starts loses them)",
+            "앞선 실행의 행이 있는 원장에서 시작",
+        ),
+        _e(OTHER_CONSUMER, "dup-identical", "identical duplicates in the crowd", "같은 내용의 중복"),
+        _e(
+            OTHER_CONSUMER, "dup-different-body", "different-body duplicates in the crowd", "다른 내용의 중복"
+        ),
+        _e(OTHER_CONSUMER, "parse-truncated", "a parse failure in the crowd", "파싱 실패"),
+        _e(OTHER_CONSUMER, "absent-amount", "a missing field in the crowd", "필드 누락"),
+    ),
+)
+_judge("Q3.8", "fresh_run", POISON_CLASSES)
+_judge(
+    "Q4.1",
+    STATE,
+    (
+        _e(QUEUE_DIRS, "counts-18-2", "done 18, error 2", "done 18·error 2", "variant reference"),
+        _e(QUEUE_DIRS, "wrong", "other counts", "다른 개수", "variant poison_back_to_inbox"),
+        _e(
+            QUEUE_DIRS,
+            "hidden-not-counted",
+            "hidden files and subfolders are not counted",
+            "숨김 파일·하위 폴더",
+            "tests/test_queue_checks.py::test_done_and_error_counts",
         ),
     ),
-    Edges(
-        "Q3.7",
-        "two_consumers",
-        (
-            _e(
-                "race",
-                "each consumer holds one copy of the same msg_id, both waiting at the lock, "
-                "released together",
-                "같은 msg_id 를 하나씩 쥔 두 소비자",
-            ),
-            _e(
-                "crowd",
-                "a few hundred files, both consumers released together at the lock (lockstep)",
-                "수백 개 파일에 동시에 돈 두 소비자",
-            ),
-            _e(
-                "crowd-state-present",
-                "the crowd meets a queue that has run before: an earlier run's rows in the ledger "
-                "and its files in done/, which must all stay (whatever order the two consumers "
-                "take the lock in, a consumer that clears the ledger when it starts loses them)",
-                "앞선 실행의 행이 있는 원장에서 시작",
-            ),
-            _e("dup-identical", "identical duplicates in the crowd", "같은 내용의 중복"),
-            _e("dup-different-body", "different-body duplicates in the crowd", "다른 내용의 중복"),
-            _e("parse-truncated", "a parse failure in the crowd", "파싱 실패"),
-            _e("absent-amount", "a missing field in the crowd", "필드 누락"),
+)
+_judge(
+    "Q4.2",
+    STATE,
+    (
+        _e(LEDGER, "exact", "15 rows, the unique msg_ids", "고유 msg_id 15건", "variant reference"),
+        _e(
+            LEDGER,
+            "wrong-rows",
+            "a row missing or extra",
+            "빠지거나 남는 행",
+            "tests/test_queue_checks.py::test_ledger_rows",
+        ),
+        NOT_SQLITE,
+    ),
+)
+_judge(
+    "Q4.3",
+    STATE,
+    (
+        _e(DUP_TXT, "exact", "the 3 duplicated msg_ids ascending", "중복 msg_id 3건", "variant reference"),
+        _e(
+            DUP_TXT,
+            "encodings",
+            "BOM, CRLF, no final newline, blanks around ids, blank lines",
+            "BOM·CRLF·빈 줄",
+            "variant reports_with_bom_and_crlf",
+            "tests/test_queue_checks.py::test_dup_txt",
+        ),
+        _e(DUP_TXT, "descending", "ids in another order", "내림차순", "variant dup_txt_descending"),
+        _e(DUP_TXT, "file-names", "file names instead of msg_ids", "파일 이름", "variant dup_txt_file_names"),
+        _e(DUP_TXT, "none-noticed", "no duplicate noticed", "비어 있음", "variant insert_or_replace"),
+        _e(
+            DUP_TXT,
+            "not-text",
+            "not UTF-8, a FIFO or a directory: a FAIL naming it",
+            "텍스트가 아님",
+            "tests/test_queue_blame.py::test_special_files_as_the_students_files",
+            "tests/test_queue_checks.py::test_dup_txt",
         ),
     ),
-    Edges("Q3.8", "fresh_run", POISON_CLASSES),
-    Edges(
-        "Q4.1",
-        STATE,
-        (
-            _e("exact", "done 18, error 2", "done 18·error 2", "variant reference"),
-            _e("wrong", "other counts", "다른 개수", "variant poison_back_to_inbox"),
-            _e(
-                "hidden-ignored",
-                "hidden files and subfolders are not counted",
-                "숨김 파일·하위 폴더",
-                "tests/test_queue_checks.py::test_done_and_error_counts",
-            ),
+)
+_judge(
+    "Q5.1",
+    STATE,
+    (
+        _e(
+            ERROR_CSV,
+            "exact",
+            "header file,reason and one right row per error file",
+            "정확한 표",
+            "variant reference",
+        ),
+        _e(
+            ERROR_CSV,
+            "encodings",
+            "BOM, CRLF, quoted cells, blanks around cells",
+            "BOM·CRLF·따옴표",
+            "variant reports_with_bom_and_crlf",
+            "tests/test_queue_checks.py::test_error_csv",
+        ),
+        _e(
+            ERROR_CSV,
+            "paths",
+            "error/NAME or an absolute path in the file column: its basename counts",
+            "경로가 붙은 파일 이름",
+            "variant integrity_error_unique_index_by_hand",
+            "tests/test_queue_checks.py::test_error_csv",
+        ),
+        _e(ERROR_CSV, "swapped", "reasons swapped", "사유가 바뀜", "variant error_reasons_swapped"),
+        _e(
+            ERROR_CSV,
+            "rows",
+            "a row missing, extra, or twice",
+            "빠지거나 남거나 두 번 있는 줄",
+            "tests/test_queue_checks.py::test_error_csv",
         ),
     ),
-    Edges(
-        "Q4.2",
-        STATE,
-        (
-            _e("exact", "15 rows, the unique msg_ids", "고유 msg_id 15건", "variant reference"),
-            _e(
-                "wrong-rows",
-                "a row missing or extra",
-                "빠지거나 남는 행",
-                "tests/test_queue_checks.py::test_ledger_rows",
-            ),
-            _e(
-                "not-sqlite",
-                "ledger.db that is not SQLite: a FAIL saying so",
-                "SQLite 가 아닌 ledger.db",
-                "tests/test_queue_blame.py::test_ledger_that_is_not_sqlite",
-            ),
+)
+_judge(
+    "Q6.1",
+    "order_checks",
+    (
+        _e(CHECKED_LEDGER, "own-ledger", "the student's own ledger (a copy)", "학생의 ledger.db"),
+        _e(
+            ORDER_SQL,
+            "sql-encodings",
+            "the SQL file in UTF-8 with or without BOM, LF or CRLF, comments, no final semicolon",
+            "BOM·CRLF 인 SQL",
+            "variant reports_with_bom_and_crlf",
+            "tests/test_queue_checks.py::test_sql_statements",
+        ),
+        _e(
+            ORDER_SQL,
+            "dot-commands",
+            "sqlite3 shell dot-commands (.headers on, .mode) are skipped",
+            ".명령",
+            "variant or_ignore_surrogate_key_writes_own_files",
+        ),
+        _e(
+            CHECKED_LEDGER,
+            "unusable-ledger",
+            "a ledger.db that cannot be read, or has no processed table: a FAIL saying why",
+            "쓸 수 없는 ledger.db",
+            "tests/test_queue_blame.py::test_ledger_that_is_not_sqlite",
+        ),
+        _e(
+            ORDER_SQL,
+            "unreadable-sql",
+            "order-check.sql not UTF-8, or not a regular file: a FAIL saying so",
+            "읽을 수 없는 SQL",
+            "tests/test_queue_blame.py::test_special_files_as_the_students_files",
         ),
     ),
-    Edges(
-        "Q4.3",
-        STATE,
-        (
-            _e("exact", "the 3 duplicated msg_ids ascending", "중복 msg_id 3건", "variant reference"),
-            _e(
-                "encodings",
-                "BOM, CRLF, no final newline, blanks around ids, blank lines",
-                "BOM·CRLF·빈 줄",
-                "variant reports_with_bom_and_crlf",
-                "tests/test_queue_checks.py::test_dup_txt",
-            ),
-            _e("descending", "ids in another order", "내림차순", "variant dup_txt_descending"),
-            _e("file-names", "file names instead of msg_ids", "파일 이름", "variant dup_txt_file_names"),
-            _e("none-noticed", "no duplicate noticed", "비어 있음", "variant insert_or_replace"),
-            _e(
-                "not-text",
-                "not UTF-8, a FIFO or a directory: a FAIL naming it",
-                "텍스트가 아님",
-                "tests/test_queue_blame.py::test_special_files_as_the_students_files",
-                "tests/test_queue_checks.py::test_dup_txt",
-            ),
+)
+_judge(
+    "Q6.2",
+    "order_checks",
+    (
+        _e(CHECKED_LEDGER, "dup-first", "the first seq of an order repeated", "첫 seq 가 중복"),
+        _e(CHECKED_LEDGER, "dup-middle", "a seq in the middle repeated", "중간 seq 가 중복"),
+        _e(CHECKED_LEDGER, "dup-last", "the last seq repeated", "마지막 seq 가 중복"),
+        _e(CHECKED_LEDGER, "dup-at-10", "seq 10 repeated in an order 1..11", "seq 10 이 중복(자릿수 경계)"),
+        _e(
+            CHECKED_LEDGER,
+            "dup-at-100",
+            "seq 100 repeated in an order 1..101",
+            "seq 100 이 중복(자릿수 경계)",
+        ),
+        _e(CHECKED_LEDGER, "dup-one-element", "an order of one seq, repeated", "seq 하나뿐인 주문의 중복"),
+        _e(CHECKED_LEDGER, "dup-three-times", "a seq three times", "세 번 나온 seq"),
+        _e(
+            CHECKED_LEDGER,
+            "dup-and-hole",
+            "a repeat and a hole in one order, first and last seq kept (rows = MAX-MIN+1)",
+            "한 주문에 중복과 구멍이 함께(행 수 = MAX-MIN+1)",
+        ),
+        SCRAMBLED,
+    ),
+)
+_judge(
+    "Q6.3",
+    "order_checks",
+    (
+        _e(CHECKED_LEDGER, "hole-1-2-4", "an order 1,2,4 (hole of width 1)", "1,2,4(구멍 폭 1)"),
+        _e(CHECKED_LEDGER, "hole-1-2-6", "an order 1,2,6 (hole of width 3)", "1,2,6(구멍 폭 3)"),
+        _e(CHECKED_LEDGER, "hole-1-3-5-9", "an order 1,3,5,9 (three holes)", "1,3,5,9(구멍 여러 개)"),
+        _e(CHECKED_LEDGER, "hole-width-2", "a hole of width 2 in a long order", "구멍 폭 2"),
+        _e(CHECKED_LEDGER, "hole-width-5", "a hole of width 5 in a long order", "구멍 폭 5"),
+        _e(CHECKED_LEDGER, "hole-after-first", "the second seq missing", "두 번째 seq 가 빠짐"),
+        _e(
+            CHECKED_LEDGER, "hole-before-last", "the second-to-last seq missing", "끝에서 두 번째 seq 가 빠짐"
+        ),
+        _e(CHECKED_LEDGER, "hole-at-10", "seq 10 missing (9 → 11)", "seq 10 이 빠짐(9→11)"),
+        _e(CHECKED_LEDGER, "hole-at-100", "seq 100 missing (99 → 101)", "seq 100 이 빠짐(99→101)"),
+        _e(CHECKED_LEDGER, "hole-two-element", "an order 1,3", "1,3(seq 두 개)"),
+        _e(
+            CHECKED_LEDGER,
+            "hole-first-order",
+            "the hole in the order with the smallest order_no",
+            "첫 주문의 구멍",
+        ),
+        _e(
+            CHECKED_LEDGER,
+            "hole-last-order",
+            "the hole in the order with the largest order_no",
+            "마지막 주문의 구멍",
+        ),
+        _e(
+            CHECKED_LEDGER,
+            "hole-and-dup",
+            "seq 10 missing and 9 repeated in an order 1..11 (rows = MAX-MIN+1)",
+            "seq 10 이 빠지고 9 가 중복(행 수 = MAX-MIN+1)",
+        ),
+        SCRAMBLED,
+    ),
+    left_out=(
+        "holes before the first seq (an order starting above 1): not required by the "
+        "decisions, so no ledger has one, clean or faulty",
+    ),
+)
+_judge(
+    "Q6.4",
+    "order_checks",
+    (
+        _e(
+            CHECKED_LEDGER,
+            "clean-widths",
+            "orders of 1, 2, 9, 10, 11 and 101 seqs plus small ones, every order from 1",
+            "길이 1·2·9·10·11·101 인 주문",
+        ),
+        _e(CHECKED_LEDGER, "clean-empty", "an empty ledger", "빈 장부"),
+        _e(CHECKED_LEDGER, "clean-one-row", "a ledger of one row", "한 행뿐인 장부"),
+        SCRAMBLED,
+    ),
+)
+_judge(
+    "Q6.5",
+    STATE,
+    (
+        _e(ORDER_RESULT, "ok", "first line OK", "OK", "variant reference"),
+        _e(
+            ORDER_RESULT,
+            "encodings",
+            "BOM, CRLF, blanks around OK",
+            "BOM·CRLF",
+            "variant reports_with_bom_and_crlf",
+            "tests/test_queue_checks.py::test_order_result",
+        ),
+        _e(
+            ORDER_RESULT,
+            "what-follows-ok",
+            "anything after OK (later lines, or after OK and a space on its line) is free",
+            "OK 뒤의 내용",
+            "tests/test_queue_checks.py::test_order_result",
+        ),
+        _e(
+            ORDER_RESULT,
+            "not-ok",
+            "rows, an error, an empty file, or a word such as OKAY",
+            "OK 가 아님",
+            "variant order_check_seq_as_text",
+            "tests/test_queue_checks.py::test_order_result",
         ),
     ),
-    Edges(
-        "Q5.1",
-        STATE,
-        (
-            _e(
-                "exact",
-                "header file,reason and one right row per error file",
-                "정확한 표",
-                "variant reference",
-            ),
-            _e(
-                "encodings",
-                "BOM, CRLF, quoted cells, blanks around cells",
-                "BOM·CRLF·따옴표",
-                "variant reports_with_bom_and_crlf",
-                "tests/test_queue_checks.py::test_error_csv",
-            ),
-            _e(
-                "paths",
-                "error/NAME or an absolute path in the file column: its basename counts",
-                "경로가 붙은 파일 이름",
-                "variant integrity_error_unique_index_by_hand",
-                "tests/test_queue_checks.py::test_error_csv",
-            ),
-            _e("swapped", "reasons swapped", "사유가 바뀜", "variant error_reasons_swapped"),
-            _e(
-                "rows",
-                "a row missing, extra, or twice",
-                "빠지거나 남거나 두 번 있는 줄",
-                "tests/test_queue_checks.py::test_error_csv",
-            ),
+)
+_judge(
+    "Q7.1",
+    "lag_runs",
+    (
+        _e(LAG_FOLDER, "count-0", "each directory empty", "비어 있는 디렉터리"),
+        _e(LAG_FOLDER, "count-1", "one file in a directory", "파일 하나"),
+        _e(
+            LAG_FOLDER,
+            "count-widths",
+            "counts of 9, 10, 11, 99, 100, 256 (inbox), 9, 10, 11 (the others)",
+            "자릿수가 다른 건수",
+        ),
+        _e(
+            LAG_FOLDER,
+            "subdirectory",
+            "a subdirectory (with files) in inbox, processing, error: not counted",
+            "하위 폴더",
+        ),
+        _e(
+            LAG_FOLDER,
+            "dotfile",
+            "a hidden regular file in inbox: counted or not, both accepted",
+            "숨김 파일",
+        ),
+        _e(LAG_FOLDER, "done-ignored", "files in done/ are not reported", "done/ 의 파일"),
+        _e(LAG_FOLDER, "not-root-q", "a queue dir of the grader's, not /root/q", "채점기가 만든 큐 디렉터리"),
+    ),
+    left_out=(
+        "names with a newline, and queue dirs whose path has blanks: counting them right "
+        "needs more than the lab teaches (ls | wc -l and find | wc -l both miscount them)",
+    ),
+)
+_judge(
+    "Q7.2",
+    "lag_runs",
+    (
+        _e(LAG_THRESHOLD, "threshold-equal", "inbox equal to the threshold: exit 0", "임계치와 같음"),
+        _e(LAG_THRESHOLD, "threshold-below", "inbox one below: exit 0", "임계치보다 하나 적음"),
+        _e(LAG_THRESHOLD, "threshold-above", "inbox one above: non-zero", "임계치보다 하나 많음"),
+        _e(LAG_THRESHOLD, "zero", "threshold 0 with inbox 0 and with inbox 1", "임계치 0"),
+        _e(
+            LAG_THRESHOLD,
+            "across-9-10",
+            "inbox 10 over threshold 9, inbox 9 under threshold 10",
+            "9↔10 자릿수 경계",
+        ),
+        _e(
+            LAG_THRESHOLD,
+            "across-99-100",
+            "inbox 100 over threshold 99, inbox 99 under threshold 100",
+            "99↔100 자릿수 경계",
+        ),
+        _e(
+            LAG_THRESHOLD,
+            "over-by-256",
+            "inbox 256 over threshold 0: an exit status is one byte, so exit $inbox (or the "
+            "excess) reads as 0",
+            "256개로 임계치 0 초과(종료 코드는 0~255)",
         ),
     ),
-    Edges(
-        "Q6.1",
-        "order_checks",
-        (
-            _e("own-ledger", "the student's own ledger (a copy)", "학생의 ledger.db"),
-            _e(
-                "sql-encodings",
-                "the SQL file in UTF-8 with or without BOM, LF or CRLF, comments, no final semicolon",
-                "BOM·CRLF 인 SQL",
-                "variant reports_with_bom_and_crlf",
-                "tests/test_queue_checks.py::test_sql_statements",
-            ),
-            _e(
-                "dot-commands",
-                "sqlite3 shell dot-commands (.headers on, .mode) are skipped",
-                ".명령",
-                "variant or_ignore_surrogate_key_writes_own_files",
-            ),
-            _e(
-                "unusable-ledger",
-                "a ledger.db that cannot be read, or has no processed table: a FAIL saying why",
-                "쓸 수 없는 ledger.db",
-                "tests/test_queue_blame.py::test_ledger_that_is_not_sqlite",
-            ),
-            _e(
-                "unreadable-sql",
-                "order-check.sql not UTF-8, or not a regular file: a FAIL saying so",
-                "읽을 수 없는 SQL",
-                "tests/test_queue_blame.py::test_special_files_as_the_students_files",
-            ),
+)
+_judge(
+    "Q8.1",
+    "replay_runs",
+    (
+        _e(REPLAY_NAME, "plain-name", "an ordinary name in error/", "보통 이름"),
+        _e(REPLAY_NAME, "name-with-space", "a name with a space, present in error/", "공백이 든 이름"),
+        _e(REPLAY_FILE, "empty-file", "an empty file (the empty poison message): bytes unchanged", "빈 파일"),
+        _e(
+            REPLAY_FILE,
+            "crlf-file",
+            "a file with CRLF line ends: bytes unchanged (no text-mode copy)",
+            "CRLF 줄끝 파일",
+        ),
+        _e(
+            REPLAY_FILE,
+            "not-utf8-file",
+            "a file that is not UTF-8 (a poison message): bytes unchanged",
+            "UTF-8 이 아닌 파일",
         ),
     ),
-    Edges(
-        "Q6.2",
-        "order_checks",
-        (
-            _e("dup-first", "the first seq of an order repeated", "첫 seq 가 중복"),
-            _e("dup-middle", "a seq in the middle repeated", "중간 seq 가 중복"),
-            _e("dup-last", "the last seq repeated", "마지막 seq 가 중복"),
-            _e("dup-at-10", "seq 10 repeated in an order 1..11", "seq 10 이 중복(자릿수 경계)"),
-            _e("dup-at-100", "seq 100 repeated in an order 1..101", "seq 100 이 중복(자릿수 경계)"),
-            _e("dup-one-element", "an order of one seq, repeated", "seq 하나뿐인 주문의 중복"),
-            _e("dup-three-times", "a seq three times", "세 번 나온 seq"),
-            _e(
-                "dup-and-hole",
-                "a repeat and a hole in one order, first and last seq kept (rows = MAX-MIN+1)",
-                "한 주문에 중복과 구멍이 함께(행 수 = MAX-MIN+1)",
-            ),
-            _e("scrambled", "rows stored neither ascending nor descending", "순서가 섞인 행"),
+)
+_judge(
+    "Q8.2",
+    "replay_runs",
+    (
+        _e(REPLAY_NAME, "in-done-only", "a name in done/ but not in error/", "done/ 에만 있는 이름"),
+        _e(REPLAY_NAME, "in-inbox-only", "a name in inbox/ but not in error/", "inbox/ 에만 있는 이름"),
+        _e(REPLAY_NAME, "in-processing-only", "a name in processing/ only", "processing/ 에만 있는 이름"),
+        _e(REPLAY_NAME, "nowhere", "a name nowhere in the queue", "어디에도 없는 이름"),
+    ),
+)
+_judge(
+    "Q8.3",
+    "replay_runs",
+    (
+        _e(REPLAY_NAME, "dotdot-path", "../done/NAME", "../done/ 경로"),
+        _e(REPLAY_NAME, "absolute-outside", "an absolute path outside the queue", "큐 밖의 절대 경로"),
+        _e(REPLAY_NAME, "absolute-done", "an absolute path of a file in done/", "done/ 파일의 절대 경로"),
+        _e(REPLAY_NAME, "empty", "an empty name", "빈 이름"),
+        _e(REPLAY_NAME, "dot", '"." and ".."', '"." 과 ".."'),
+        _e(REPLAY_NAME, "directory", "a directory inside error/", "error/ 안의 디렉터리"),
+        _e(REPLAY_NAME, "glob", "a glob (*)", "글롭(*)"),
+        _e(REPLAY_NAME, "space-not-there", "a name with spaces that is not there", "없는, 공백이 든 이름"),
+        _e(
+            REPLAY_NAME,
+            "two-names",
+            "two names in error/ joined by a space",
+            "error/ 의 두 이름을 공백으로 이은 것",
         ),
     ),
-    Edges(
-        "Q6.3",
-        "order_checks",
-        (
-            _e("hole-1-2-4", "an order 1,2,4 (hole of width 1)", "1,2,4(구멍 폭 1)"),
-            _e("hole-1-2-6", "an order 1,2,6 (hole of width 3)", "1,2,6(구멍 폭 3)"),
-            _e("hole-1-3-5-9", "an order 1,3,5,9 (three holes)", "1,3,5,9(구멍 여러 개)"),
-            _e("hole-width-2", "a hole of width 2 in a long order", "구멍 폭 2"),
-            _e("hole-width-5", "a hole of width 5 in a long order", "구멍 폭 5"),
-            _e("hole-after-first", "the second seq missing", "두 번째 seq 가 빠짐"),
-            _e("hole-before-last", "the second-to-last seq missing", "끝에서 두 번째 seq 가 빠짐"),
-            _e("hole-at-10", "seq 10 missing (9 → 11)", "seq 10 이 빠짐(9→11)"),
-            _e("hole-at-100", "seq 100 missing (99 → 101)", "seq 100 이 빠짐(99→101)"),
-            _e("hole-two-element", "an order 1,3", "1,3(seq 두 개)"),
-            _e("hole-first-order", "the hole in the order with the smallest order_no", "첫 주문의 구멍"),
-            _e("hole-last-order", "the hole in the order with the largest order_no", "마지막 주문의 구멍"),
-            _e(
-                "hole-and-dup",
-                "seq 10 missing and 9 repeated in an order 1..11 (rows = MAX-MIN+1)",
-                "seq 10 이 빠지고 9 가 중복(행 수 = MAX-MIN+1)",
-            ),
-            _e("scrambled", "rows stored neither ascending nor descending", "순서가 섞인 행"),
-        ),
-        left_out=(
-            "holes before the first seq (an order starting above 1): not required by the "
-            "decisions, so no ledger has one, clean or faulty",
-        ),
+    left_out=(
+        "a path whose last part names a file in error/ (../error/NAME, /root/q/error/NAME): "
+        "a script that takes the basename moves the right file, so it is not judged",
     ),
-    Edges(
-        "Q6.4",
-        "order_checks",
-        (
-            _e(
-                "clean-widths",
-                "orders of 1, 2, 9, 10, 11 and 101 seqs plus small ones, every order from 1",
-                "길이 1·2·9·10·11·101 인 주문",
-            ),
-            _e("clean-empty", "an empty ledger", "빈 장부"),
-            _e("clean-one-row", "a ledger of one row", "한 행뿐인 장부"),
-            _e("scrambled", "rows stored neither ascending nor descending", "순서가 섞인 행"),
-        ),
-    ),
-    Edges(
-        "Q6.5",
-        STATE,
-        (
-            _e("ok", "first line OK", "OK", "variant reference"),
-            _e(
-                "encodings",
-                "BOM, CRLF, blanks around OK",
-                "BOM·CRLF",
-                "variant reports_with_bom_and_crlf",
-                "tests/test_queue_checks.py::test_order_result",
-            ),
-            _e(
-                "what-follows-ok",
-                "anything after OK (later lines, or after OK and a space on its line) is free",
-                "OK 뒤의 내용",
-                "tests/test_queue_checks.py::test_order_result",
-            ),
-            _e(
-                "not-ok",
-                "rows, an error, an empty file, or a word such as OKAY",
-                "OK 가 아님",
-                "variant order_check_seq_as_text",
-                "tests/test_queue_checks.py::test_order_result",
-            ),
-        ),
-    ),
-    Edges(
-        "Q7.1",
-        "lag_runs",
-        (
-            _e("count-0", "each directory empty", "비어 있는 디렉터리"),
-            _e("count-1", "one file in a directory", "파일 하나"),
-            _e(
-                "count-widths",
-                "counts of 9, 10, 11, 99, 100, 256 (inbox), 9, 10, 11 (the others)",
-                "자릿수가 다른 건수",
-            ),
-            _e(
-                "subdirectory",
-                "a subdirectory (with files) in inbox, processing, error: not counted",
-                "하위 폴더",
-            ),
-            _e("dotfile", "a hidden regular file in inbox: counted or not, both accepted", "숨김 파일"),
-            _e("done-ignored", "files in done/ are not reported", "done/ 의 파일"),
-            _e("not-root-q", "a queue dir of the grader's, not /root/q", "채점기가 만든 큐 디렉터리"),
-        ),
-        left_out=(
-            "names with a newline, and queue dirs whose path has blanks: counting them right "
-            "needs more than the lab teaches (ls | wc -l and find | wc -l both miscount them)",
-        ),
-    ),
-    Edges(
-        "Q7.2",
-        "lag_runs",
-        (
-            _e("threshold-equal", "inbox equal to the threshold: exit 0", "임계치와 같음"),
-            _e("threshold-below", "inbox one below: exit 0", "임계치보다 하나 적음"),
-            _e("threshold-above", "inbox one above: non-zero", "임계치보다 하나 많음"),
-            _e("zero", "threshold 0 with inbox 0 and with inbox 1", "임계치 0"),
-            _e("across-9-10", "inbox 10 over threshold 9, inbox 9 under threshold 10", "9↔10 자릿수 경계"),
-            _e(
-                "across-99-100",
-                "inbox 100 over threshold 99, inbox 99 under threshold 100",
-                "99↔100 자릿수 경계",
-            ),
-            _e(
-                "over-by-256",
-                "inbox 256 over threshold 0: an exit status is one byte, so exit $inbox (or the "
-                "excess) reads as 0",
-                "256개로 임계치 0 초과(종료 코드는 0~255)",
-            ),
-        ),
-    ),
-    Edges(
-        "Q8.1",
-        "replay_runs",
-        (
-            _e("plain-name", "an ordinary name in error/", "보통 이름"),
-            _e("name-with-space", "a name with a space, present in error/", "공백이 든 이름"),
-            _e("empty-file", "an empty file (the empty poison message): bytes unchanged", "빈 파일"),
-            _e(
-                "crlf-file",
-                "a file with CRLF line ends: bytes unchanged (no text-mode copy)",
-                "CRLF 줄끝 파일",
-            ),
-            _e(
-                "not-utf8-file",
-                "a file that is not UTF-8 (a poison message): bytes unchanged",
-                "UTF-8 이 아닌 파일",
-            ),
-        ),
-    ),
-    Edges(
-        "Q8.2",
-        "replay_runs",
-        (
-            _e("in-done-only", "a name in done/ but not in error/", "done/ 에만 있는 이름"),
-            _e("in-inbox-only", "a name in inbox/ but not in error/", "inbox/ 에만 있는 이름"),
-            _e("in-processing-only", "a name in processing/ only", "processing/ 에만 있는 이름"),
-            _e("nowhere", "a name nowhere in the queue", "어디에도 없는 이름"),
-        ),
-    ),
-    Edges(
-        "Q8.3",
-        "replay_runs",
-        (
-            _e("dotdot-path", "../done/NAME", "../done/ 경로"),
-            _e("absolute-outside", "an absolute path outside the queue", "큐 밖의 절대 경로"),
-            _e("absolute-done", "an absolute path of a file in done/", "done/ 파일의 절대 경로"),
-            _e("empty", "an empty name", "빈 이름"),
-            _e("dot", '"." and ".."', '"." 과 ".."'),
-            _e("directory", "a directory inside error/", "error/ 안의 디렉터리"),
-            _e("glob", "a glob (*)", "글롭(*)"),
-            _e("space-not-there", "a name with spaces that is not there", "없는, 공백이 든 이름"),
-            _e("two-names", "two names in error/ joined by a space", "error/ 의 두 이름을 공백으로 이은 것"),
-        ),
-        left_out=(
-            "a path whose last part names a file in error/ (../error/NAME, /root/q/error/NAME): "
-            "a script that takes the basename moves the right file, so it is not judged",
-        ),
-    ),
-]
+)
 
-BY_ID = {entry.rid: entry for entry in MAP}
-
-
-def declare(*entries: Edges) -> None:
-    """Add the edges of ids a scenario exercises, declared beside it (each id once)."""
-    for entry in entries:
-        if entry.rid in BY_ID:
-            raise ValueError(f"{entry.rid} has an edge map already")
-        MAP.append(entry)
-        BY_ID[entry.rid] = entry
-
-
-MESSAGE_LABELS = {edge.key: edge.ko for edge in (*EVERY_MESSAGE, *KNOWN_ID_CLASSES)} | {"race": "경주용 사본"}
+MESSAGE_LABELS = {p.key: p.shown for p in (*EVERY_MESSAGE, *KNOWN_ID_CLASSES)} | {"race": "경주용 사본"}
 
 
 def message_label(case: str) -> str:
@@ -733,51 +918,31 @@ def message_label(case: str) -> str:
 
 
 def label(rid: str, key: str) -> str:
-    """How a failure message names the class ``key`` of ``rid``."""
-    for edge in BY_ID[rid].edges:
-        if edge.key == key:
-            return edge.ko
-    raise KeyError(f"{rid} has no edge {key!r}")
+    """How a failure message names the partition ``key`` of ``rid``."""
+    return MAP.label(rid, key)
 
 
 def scenario_keys(rid: str) -> frozenset[str]:
-    """The classes ``rid``'s scenario runs itself (the others depend on what the student
-    wrote and are exercised by the self-tests in their ``shown_by``)."""
-    return frozenset(edge.key for edge in BY_ID[rid].edges if not edge.shown_by)
+    """The partitions ``rid``'s scenario produces itself (the others depend on what the student
+    wrote and are produced by the self-tests in their ``shown_by``)."""
+    return MAP.produced(rid)
 
 
 def ensure(scenario: str, covered: Iterable[str]) -> None:
-    """Every edge of every id that ``scenario`` exercises was run; otherwise the scenario is
-    broken (a harness fault: an error, never a pass)."""
-    ran = set(covered)
-    left = {e.rid: sorted(scenario_keys(e.rid) - ran) for e in MAP if e.scenario == scenario}
-    left = {rid: missing for rid, missing in left.items() if missing}
-    if left:
-        raise RuntimeError(f"scenario {scenario} left edges out: {left}")
+    """Every partition ``scenario`` must produce was produced; otherwise a harness fault."""
+    MAP.ensure(scenario, covered)
 
 
 def render(ids: Iterable[str]) -> str:
     """The published table, in the order of ``ids`` (the catalogue's)."""
-    out = [
-        "# Queue lab: the edge map",
-        "",
-        "Generated from the edge map (`grader/queue/edges.py` and the edges the scenarios declare)",
-        "by `./dev.sh edges`.",
-        "",
-        "For every requirement id, the classes of input and the boundaries its check judges.",
-        "A behaviour id's scenario runs every class in every run (it fails as a harness fault",
-        "otherwise); the random seed varies only the values inside a class. A state id is judged",
-        "on the student's saved tree; its classes are exercised by the self-tests and variants",
-        "named beside them.",
-        "",
-    ]
-    for entry in (BY_ID[rid] for rid in ids):
-        source = f"scenario `{entry.scenario}`" if entry.scenario else "state (the saved tree)"
-        out += [f"## {entry.rid} — {source}", ""]
-        for edge in entry.edges:
-            by = f" — {', '.join(edge.shown_by)}" if edge.shown_by else ""
-            out.append(f"- `{edge.key}`: {edge.what}{by}")
-        for why in entry.left_out:
-            out.append(f"- not exercised: {why}")
-        out.append("")
-    return "\n".join(out)
+    intro = """
+Generated from the partition map (`grader/queue/edges.py` and what the scenarios judge beside
+themselves) by `./dev.sh edges`.
+
+For every requirement id, the partitions of its inputs' domains that its check judges. A
+behaviour id's scenario produces every partition in every run (it fails as a harness fault
+otherwise); the random seed varies only the values inside a partition. A state id is judged on
+the student's saved tree; its partitions are produced by the self-tests and variants named
+beside them.
+"""
+    return MAP.markdown("Queue lab: the partition map", intro, ids)
