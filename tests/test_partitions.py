@@ -67,3 +67,34 @@ def test_an_input_must_be_declared_and_a_partition_judged_once_per_id() -> None:
     assert [j.rid for j in partitions.judged_by(one)] == ["X1.1", "X1.2"]
     with pytest.raises(ValueError, match="twice"):
         partitions.judge("X1.1", "runs", Partition(made, "k", "w", "s"))
+
+
+@pytest.mark.parametrize("lab", LABS)
+def test_every_pair_of_anomalies_that_can_meet_in_one_unit_meets(lab: str) -> None:
+    """For each unit of work (one msg_id, one order, one claim), every two families of anomaly
+    are produced together by a partition some id judges, or the map says why they never meet."""
+    partitions, _ = LABS[lab]
+    assert partitions.units
+    for unit in partitions.units:
+        assert partitions.unmet(unit) == [], unit.name
+        for m in (m for m in partitions.meetings if m.unit is unit):
+            assert m.by is None or partitions.judged_by(m.by), (unit.name, m.by)
+        judged = {j.partition for j in partitions.judgements}
+        assert all(set(family) <= judged for family in unit.families.values()), unit.name
+
+
+def test_a_pair_is_met_by_a_partition_or_a_reason_once() -> None:
+    partitions = PartitionMap()
+    made = partitions.input("a message", "any")
+    dup, poison = Partition(made, "dup", "d", "d"), Partition(made, "poison", "p", "p")
+    unit = partitions.unit("one id", duplicate=(dup,), poison=(poison,), falsy=())
+    partitions.meet(unit, "duplicate", "poison", dup)
+    assert partitions.unmet(unit) == [frozenset({"duplicate", "falsy"}), frozenset({"poison", "falsy"})]
+    with pytest.raises(ValueError):
+        partitions.meet(unit, "poison", "duplicate", why="again")
+    with pytest.raises(ValueError):
+        partitions.meet(unit, "falsy", "poison")  # neither a partition nor a reason
+    with pytest.raises(ValueError):
+        partitions.meet(unit, "falsy", "nowhere", why="an unknown family")
+    partitions.meet(unit, "falsy", "poison", why="a poison ends in error/ whatever it holds")
+    assert "- falsy × poison: never — a poison ends" in partitions.markdown("t", "i", [])

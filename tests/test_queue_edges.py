@@ -106,6 +106,8 @@ def test_a_consumer_stopping_on_any_other_class_leaves_valid_work_behind(seed: i
     for inbox in (consumer_inbox(rng), crowd_inbox(rng)):
         ordered = sorted(inbox.files, key=lambda f: f.name)
         assert ordered[0].case == ordered[-1].case == "valid", [f.case for f in ordered]
+        for end in (ordered[0], ordered[-1]):  # the only file of its msg_id
+            assert end.message is not None and str(end.message["msg_id"]) not in inbox.duplicate_ids
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -145,3 +147,28 @@ def test_a_scenario_may_judge_its_ids_partitions_beside_itself(monkeypatch: pyte
     assert "- **bare** (Q9.9): a run with no argument" in published
     with pytest.raises(ValueError):
         edges.MAP.judge("Q9.9", "bare_run", bare)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_anomalies_meet_in_one_msg_id_in_the_name_order_they_say(seed: int) -> None:
+    """A poison carrying a valid message's msg_id is named before it in one pair and after it
+    in the other, whatever the seed; two poisons share a msg_id; a falsy message and seq 10
+    each come twice. So a consumer that marks a msg_id seen before it validates the message
+    meets a poison first in name order and in its reverse."""
+    inbox = consumer_inbox(random.Random(seed))
+    for case, first in (("same-id-poison-first", Kind.MISSING_FIELD), ("same-id-valid-first", Kind.VALID)):
+        pair = sorted(inbox.of_case(case), key=lambda f: f.name)
+        assert [f.kind for f in pair] == [first, ({Kind.VALID, Kind.MISSING_FIELD} - {first}).pop()], case
+        assert len({json.loads(f.data)["msg_id"] for f in pair}) == 1, case
+        valid = next(f for f in pair if f.kind is Kind.VALID)
+        assert valid.message is not None and str(valid.message["msg_id"]) in inbox.messages
+        assert str(valid.message["msg_id"]) not in inbox.duplicate_ids
+    twice = inbox.of_case("poison-twice")
+    assert [f.ends_in for f in twice] == ["error", "error"]
+    assert len({json.loads(f.data)["msg_id"] for f in twice}) == 1
+    for case in ("dup-of-falsy", "dup-at-seq-10"):
+        copies = [f for f in inbox.of_case(case) if f.kind is Kind.DUPLICATE]
+        assert len(copies) == 1 and copies[0].message is not None, case
+        assert str(copies[0].message["msg_id"]) in inbox.duplicate_ids, case
+    bare = inbox.of_case("optional-absent")[0].message
+    assert bare is not None and set(bare) == set(REQUIRED_FIELDS)

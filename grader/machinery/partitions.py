@@ -47,6 +47,25 @@ class Partition:
 
 
 @dataclass(frozen=True)
+class Unit:
+    """A unit of work in which anomalies can meet (one msg_id, one order, one claim), and the
+    families of anomaly it can hold, each carried by the partitions named."""
+
+    name: str
+    families: dict[str, tuple[Partition, ...]]
+
+
+@dataclass(frozen=True)
+class Meeting:
+    """Two families meeting in one unit: produced by ``by``, or never (``why``)."""
+
+    unit: Unit
+    pair: frozenset[str]
+    by: Partition | None
+    why: str
+
+
+@dataclass(frozen=True)
 class Judgement:
     rid: str
     partition: Partition
@@ -60,6 +79,8 @@ class PartitionMap:
         self.inputs: list[Input] = []
         self.judgements: list[Judgement] = []
         self.left_out: dict[str, tuple[str, ...]] = {}  # rid: classes deliberately not produced
+        self.units: list[Unit] = []
+        self.meetings: list[Meeting] = []
 
     def input(self, name: str, domain: str) -> Input:
         if any(known.name == name for known in self.inputs):
@@ -81,6 +102,27 @@ class PartitionMap:
         if left_out := tuple(left_out):
             self.left_out[rid] = self.left_out.get(rid, ()) + left_out
 
+    def unit(self, name: str, **families: tuple[Partition, ...]) -> Unit:
+        made = Unit(name, {family.replace("_", " "): tuple(p) for family, p in families.items()})
+        self.units.append(made)
+        return made
+
+    def meet(self, unit: Unit, a: str, b: str, by: Partition | None = None, why: str = "") -> None:
+        """Families ``a`` and ``b`` meet in one ``unit`` in partition ``by``; or they never do,
+        or their meeting can change no verdict (``why``)."""
+        if (by is None) == (not why) or {a, b} - set(unit.families) or a == b:
+            raise ValueError(f"{unit.name}: {a} x {b}: a partition or a reason, of two known families")
+        if any(m.unit is unit and m.pair == {a, b} for m in self.meetings):
+            raise ValueError(f"{unit.name}: {a} x {b} met twice")
+        self.meetings.append(Meeting(unit, frozenset((a, b)), by, " ".join(why.split())))
+
+    def unmet(self, unit: Unit) -> list[frozenset[str]]:
+        """Pairs of ``unit``'s families neither produced together nor said never to meet."""
+        names = list(unit.families)
+        pairs = [frozenset((a, b)) for i, a in enumerate(names) for b in names[i + 1 :]]
+        met = {m.pair for m in self.meetings if m.unit is unit}
+        return [pair for pair in pairs if pair not in met]
+
     def ids(self) -> list[str]:
         return list(dict.fromkeys(j.rid for j in self.judgements))
 
@@ -97,12 +139,16 @@ class PartitionMap:
         seen = dict.fromkeys(j.partition for j in self.judgements if j.partition.input is made)
         return list(seen)
 
-    def label(self, rid: str, key: str) -> str:
-        """How a FAIL names the partition ``key`` that ``rid`` judges."""
+    def partition(self, rid: str, key: str) -> Partition:
+        """The partition ``key`` that ``rid`` judges."""
         for judgement in self.of(rid):
             if judgement.partition.key == key:
-                return judgement.partition.shown
+                return judgement.partition
         raise KeyError(f"{rid} judges no {key!r}")
+
+    def label(self, rid: str, key: str) -> str:
+        """How a FAIL names the partition ``key`` that ``rid`` judges."""
+        return self.partition(rid, key).shown
 
     def produced(self, rid: str) -> frozenset[str]:
         """The keys ``rid``'s scenarios produce themselves (partitions with ``shown_by`` depend
@@ -140,6 +186,13 @@ class PartitionMap:
                     f"{j.partition.what}{by}"
                 )
             out += [f"- not produced: {why}" for why in self.left_out.get(rid, ())]
+            out.append("")
+        out += ["## Anomalies that meet", ""]
+        for unit in self.units:
+            out += [f"### {unit.name}", ""]
+            for m in (m for m in self.meetings if m.unit is unit):
+                pair = " × ".join(sorted(m.pair))
+                out.append(f"- {pair}: **{m.by.key}**" if m.by else f"- {pair}: never — {m.why}")
             out.append("")
         out += ["## By input", ""]
         for made in self.inputs:

@@ -7,12 +7,13 @@ import sys
 
 from grader.mq import edges, scenarios
 from grader.mq.catalogue import MQ
+from grader.mq.leniency import LENIENCY
 
 assert scenarios.scenarios  # loaded: every declaration is in the map
 
 
 def render() -> str:
-    return edges.markdown([r.id for r in MQ.requirements])
+    return edges.markdown([r.id for r in MQ.requirements]) + "\n" + LENIENCY.markdown()
 
 
 if __name__ == "__main__":

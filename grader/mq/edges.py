@@ -515,6 +515,47 @@ RETRY_AFTER_422 = edge(
     "첫 실행에서 422 를 받았던 청구(서류를 채워 다시 발행)",
 )
 
+# Anomalies that meet in one claim: every pair of families produced together, or why never.
+_CLAIM = MAP.unit(
+    "one claim",
+    business_rejection=(REJECT_ONE, REJECT_SEVERAL),
+    transient_failure=(BUSY_ONE, BUSY_SEVERAL),
+    no_answer=(HANG_TWICE, HANG_BUSY),
+    refused=(REFUSED,),
+    seen_before=(DUP_LATER,),
+    killed=(KILL_HELD, KILL_AFTER_201),
+)
+_ONE_ANSWER = (
+    "the claim system answers a claim by its kind (no docs: 422, BUSY: 503), and when it holds "
+    "or refuses calls it does so for every claim: one claim never meets both"
+)
+for a, b in (
+    ("business rejection", "transient failure"),
+    ("business rejection", "no answer"),
+    ("business rejection", "refused"),
+    ("transient failure", "no answer"),
+    ("transient failure", "refused"),
+    ("no answer", "refused"),
+):
+    MAP.meet(_CLAIM, a, b, why=_ONE_ANSWER)
+MAP.meet(_CLAIM, "business rejection", "seen before", RETRY_AFTER_422)
+MAP.meet(_CLAIM, "transient failure", "seen before", RETRY_AFTER_503)
+_TRANSIENT = (
+    "a call that times out or is refused is a transient failure (M6.2, M6.3): a message_id "
+    "seen before after one is met through the 503 (RETRY_AFTER_503)"
+)
+MAP.meet(_CLAIM, "no answer", "seen before", why=_TRANSIENT)
+MAP.meet(_CLAIM, "refused", "seen before", why=_TRANSIENT)
+MAP.meet(_CLAIM, "killed", "seen before", DUP_AFTER_KILL)
+MAP.meet(_CLAIM, "killed", "no answer", KILL_HELD)
+_KILL = (
+    "M4.3 and M4.4 judge where a claim is kept when its consumer dies around a call; what the "
+    "claim system answered cannot make it lost or acked early (a kill before the answer is "
+    "read: KILL_AFTER_201, for a 201)"
+)
+for family in ("business rejection", "transient failure", "refused"):
+    MAP.meet(_CLAIM, "killed", family, why=_KILL)
+
 
 def named(name: str) -> Partition:
     return next(edge for edge in EDGES if edge.key == name)

@@ -7,12 +7,13 @@ import sys
 
 from grader.queue import edges, scenarios
 from grader.queue.catalogue import QUEUE
+from grader.queue.leniency import LENIENCY
 
 assert scenarios.scenarios  # loaded: every declaration is in the map
 
 
 def render() -> str:
-    return edges.render(r.id for r in QUEUE.requirements)
+    return edges.render(r.id for r in QUEUE.requirements) + "\n" + LENIENCY.markdown()
 
 
 if __name__ == "__main__":

@@ -175,8 +175,66 @@ MISSING_CLASSES = tuple(
 ) + tuple(
     _e(MESSAGE, f"null-{f}", f"{f} null (counts as missing)", f"{f} 가 null(missing-field)") for f in FIELDS
 )
-POISON_CLASSES = PARSE_CLASSES + MISSING_CLASSES
-EVERY_MESSAGE = VALID_CLASSES + FALSY_CLASSES + DUPLICATE_CLASSES + POISON_CLASSES
+OPTIONAL_CLASSES = (
+    _e(
+        MESSAGE,
+        "optional-absent",
+        "a valid message holding the four required fields only (currency, created_at absent)",
+        "필수 필드 네 개만 있는 정상 메시지",
+    ),
+    _e(
+        MESSAGE,
+        "optional-null",
+        "a valid message whose fields the lab does not require are null",
+        "필수가 아닌 필드가 null 인 정상 메시지",
+    ),
+    _e(
+        MESSAGE,
+        "extra-fields",
+        "a valid message with fields no fixture has (a string, a list, an object)",
+        "픽스처에 없는 필드가 더 있는 정상 메시지",
+    ),
+)
+# Two anomalies in one msg_id (fixtures/queue_messages.py ``_anomaly_pairs``).
+SAME_ID_CLASSES = (
+    _e(
+        MESSAGE,
+        "same-id-poison-first",
+        "a poison (a required field absent) named before a valid message with its msg_id: "
+        "error/, then the valid one processed (no duplicate)",
+        "같은 msg_id 의 필드 누락 메시지가 먼저 온 정상 메시지(중복 아님)",
+    ),
+    _e(
+        MESSAGE,
+        "same-id-valid-first",
+        "a valid message named before a poison with its msg_id: processed, then the poison to error/",
+        "정상 메시지 뒤에 같은 msg_id 의 필드 누락 메시지",
+    ),
+)
+POISON_TWICE = _e(
+    MESSAGE,
+    "poison-twice",
+    "two poisons with one msg_id (a required field absent in each): both to error/, the second no duplicate",
+    "같은 msg_id 의 필드 누락 메시지 두 개(둘 다 error/)",
+)
+DUPLICATE_PAIRS = (
+    _e(MESSAGE, "dup-of-falsy", "a duplicate of a message with seq 0", "seq 가 0 인 메시지의 중복"),
+    _e(
+        MESSAGE,
+        "dup-of-optional-absent",
+        "a duplicate, carrying currency, of a message holding the required fields only",
+        "필수 필드만 있던 메시지의 중복(currency 가 더 있음)",
+    ),
+    _e(
+        MESSAGE,
+        "dup-at-seq-10",
+        "a duplicate of seq 10 in an order 1..11",
+        "1..11 주문의 seq 10 중복(자릿수 경계)",
+    ),
+)
+POISON_CLASSES = PARSE_CLASSES + MISSING_CLASSES + (POISON_TWICE,)
+RECORDED_CLASSES = VALID_CLASSES + FALSY_CLASSES + OPTIONAL_CLASSES + DUPLICATE_CLASSES + DUPLICATE_PAIRS
+EVERY_MESSAGE = RECORDED_CLASSES + SAME_ID_CLASSES + POISON_CLASSES
 
 EMPTY_INBOX = _e(INBOX, "empty-inbox", "a run over an empty inbox exits 0", "빈 inbox 에서 실행")
 # A last run's inbox: poisons with the msg_id of a message processed before.
@@ -497,7 +555,7 @@ _judge(
     ),
 )
 _judge("Q3.4", "fresh_run", EVERY_MESSAGE)
-_judge("Q3.5", "fresh_run", VALID_CLASSES + FALSY_CLASSES + DUPLICATE_CLASSES)
+_judge("Q3.5", "fresh_run", RECORDED_CLASSES + SAME_ID_CLASSES)
 _judge(
     "Q3.6",
     "fresh_run",
@@ -551,7 +609,7 @@ _judge(
         _e(OTHER_CONSUMER, "absent-amount", "a missing field in the crowd", "필드 누락"),
     ),
 )
-_judge("Q3.8", "fresh_run", POISON_CLASSES)
+_judge("Q3.8", "fresh_run", POISON_CLASSES + SAME_ID_CLASSES)
 _judge(
     "Q4.1",
     STATE,
@@ -851,6 +909,13 @@ _judge(
             "excess) reads as 0",
             "256개로 임계치 0 초과(종료 코드는 0~255)",
         ),
+        _e(
+            LAG_THRESHOLD,
+            "subfolder-at-threshold",
+            "inbox holding as many regular files as the threshold beside a subfolder with files: "
+            "exit 0 (a subfolder is no message; ls | wc -l counts it and exits non-zero)",
+            "임계치와 같은 수의 파일 옆에 하위 폴더(하위 폴더는 메시지 아님)",
+        ),
     ),
 )
 _judge(
@@ -907,6 +972,81 @@ _judge(
         "a path whose last part names a file in error/ (../error/NAME, /root/q/error/NAME): "
         "a script that takes the basename moves the right file, so it is not judged",
     ),
+)
+
+# Anomalies that meet in one unit: every pair of families produced together, or why never.
+_ID = MAP.unit(
+    "one msg_id in the inboxes of one queue",
+    duplicate=DUPLICATE_CLASSES,
+    parse_failure=PARSE_CLASSES,
+    missing_field=MISSING_CLASSES,
+    falsy_value=FALSY_CLASSES,
+    optional_fields=OPTIONAL_CLASSES,
+    digit_boundary=VALID_CLASSES[1:],
+    processed_before=KNOWN_ID_CLASSES,
+)
+_NO_ID = "a file that does not parse has no msg_id and no fields to carry another anomaly"
+_SAME_END = (
+    "a message missing a required field goes to error/ as missing-field whatever else it holds: "
+    "no reading of the other anomaly changes where it ends"
+)
+for family in (
+    "duplicate",
+    "missing field",
+    "falsy value",
+    "optional fields",
+    "digit boundary",
+    "processed before",
+):
+    MAP.meet(_ID, "parse failure", family, why=_NO_ID)
+MAP.meet(_ID, "duplicate", "missing field", POISON_TWICE)
+MAP.meet(_ID, "duplicate", "falsy value", DUPLICATE_PAIRS[0])
+MAP.meet(_ID, "duplicate", "optional fields", DUPLICATE_PAIRS[1])
+MAP.meet(_ID, "duplicate", "digit boundary", DUPLICATE_PAIRS[2])
+MAP.meet(_ID, "duplicate", "processed before", MAP.partition("Q3.6", "rerun-state-present"))
+MAP.meet(_ID, "missing field", "processed before", KNOWN_ID_CLASSES[0])
+MAP.meet(_ID, "missing field", "falsy value", why=_SAME_END)
+MAP.meet(_ID, "missing field", "optional fields", why=_SAME_END)
+MAP.meet(_ID, "missing field", "digit boundary", why=_SAME_END)
+_BOTH_VALID = (
+    "both are valid classes a correct consumer records as they are; the pair asks nothing "
+    "either alone does not"
+)
+MAP.meet(_ID, "falsy value", "optional fields", why=_BOTH_VALID)
+MAP.meet(_ID, "falsy value", "digit boundary", why="a falsy seq or amount is 0, the bottom of its range")
+MAP.meet(_ID, "optional fields", "digit boundary", why=_BOTH_VALID)
+for family in ("falsy value", "optional fields", "digit boundary"):
+    MAP.meet(
+        _ID,
+        family,
+        "processed before",
+        why="a valid message whose msg_id was processed is a duplicate, met above with each class",
+    )
+_ORDER = MAP.unit(
+    "one order in a ledger order-check.sql runs on",
+    repeat=tuple(p for p in MAP.partitions("Q6.2") if p.key.startswith("dup-") and p.key != "dup-and-hole"),
+    hole=tuple(p for p in MAP.partitions("Q6.3") if p.key.startswith("hole-") and p.key != "hole-and-dup"),
+    rows_out_of_order=(SCRAMBLED,),
+)
+MAP.meet(_ORDER, "repeat", "hole", MAP.partition("Q6.2", "dup-and-hole"))
+MAP.meet(_ORDER, "repeat", "rows out of order", SCRAMBLED)
+MAP.meet(_ORDER, "hole", "rows out of order", SCRAMBLED)
+_LAG = MAP.unit(
+    "one lag.sh run on one queue folder",
+    threshold_boundary=tuple(
+        MAP.partition("Q7.2", k) for k in ("threshold-equal", "threshold-below", "threshold-above", "zero")
+    ),
+    entry_not_a_message=(MAP.partition("Q7.1", "subdirectory"),),
+    exit_status_width=(MAP.partition("Q7.2", "over-by-256"),),
+)
+MAP.meet(_LAG, "threshold boundary", "entry not a message", MAP.partition("Q7.2", "subfolder-at-threshold"))
+MAP.meet(_LAG, "threshold boundary", "exit status width", MAP.partition("Q7.2", "over-by-256"))
+MAP.meet(
+    _LAG,
+    "entry not a message",
+    "exit status width",
+    why="a status past 255 needs 256 files over the threshold; a miscounted subfolder moves the "
+    "count by one, which the threshold's boundary judges",
 )
 
 MESSAGE_LABELS = {p.key: p.shown for p in (*EVERY_MESSAGE, *KNOWN_ID_CLASSES)} | {"race": "경주용 사본"}

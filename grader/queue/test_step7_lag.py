@@ -71,6 +71,6 @@ def test_Q7_2_exit_code_against_threshold(req: Check, lag_runs: list[LagCase]) -
             ok and not case.run.timed_out,
             f"[{classes or '임계치가 먼 경우'}] inbox {inbox}, 임계치 {case.threshold}({relation}) 인데 "
             f"{case.run.describe()} (기대: {'0 이 아닌 코드' if over else '0'})",
-            hint=STRING_COMPARE_HINT if across else None,
+            hint=STRING_COMPARE_HINT if across else (COUNT_HINT if case.layout.subdirs else None),
             run=case.run,
         )
