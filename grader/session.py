@@ -51,7 +51,7 @@ from grader.machinery.sandbox import (
 )
 from grader.machinery.scenarios import ScenarioPool
 from grader.machinery.seals import Digest, Seals, digest, tree_files
-from grader.machinery.treecopy import shown
+from grader.machinery.treecopy import AS_IT_IS, CopyPlan, shown
 from grader.machinery.urls import password_as_written
 from grader.machinery.workspace import Refused, Workspace, Workspaces
 from grader.verdict import SPACE_SHOWN, ScriptsBroke
@@ -449,17 +449,23 @@ class Grading:
             " 어느 스크립트가 채웠든 그 뒤의 검사가 실패합니다."
         )
 
+    def note(self, text: str) -> None:
+        """A line for the report's notes: something the grader did the student should know."""
+        with self._lock:
+            self.notes.append(text)
+
     def live(self, relative: str) -> Path:
         """Where LAB_ROOT/relative's working copy is (or will be): see ``workspace``."""
         return self.workspaces.live(relative)
 
-    def workspace(self, relative: str, empty: Collection[str] = ()) -> Workspace:
+    def workspace(self, relative: str, plan: CopyPlan = AS_IT_IS) -> Workspace:
         """The working copy of LAB_ROOT/relative, made before any check changes anything:
         ``live`` is where the student's scripts run and the grader writes its inputs,
         ``saved`` the student's directory as found (state checks read it; never written).
-        The contents of the subdirectories ``empty`` are left out (the lab empties them)."""
+        ``plan`` says which subdirectories' contents are left out (the lab empties them) and
+        which of the lab's files come first (``CopyPlan``)."""
         with self.interrupts.held():  # host mode renames the student's directory: never halfway
-            workspace, left_out = self.workspaces.open(relative, empty)
+            workspace, left_out = self.workspaces.open(relative, plan)
         with self._lock:
             self.notes += [f"작업 사본에서 뺀 것: {what}" for what in left_out]
         return workspace
@@ -482,14 +488,14 @@ class Grading:
         env.update(extra or {})
         return env
 
-    def lanes(self, relative: str, count: int, empty: Collection[str] = ()) -> list[Lane]:
+    def lanes(self, relative: str, count: int, plan: CopyPlan = AS_IT_IS) -> list[Lane]:
         """Up to ``count`` more working copies of LAB_ROOT/relative (made now); none in host
         mode, where the scripts can only ever see one directory at LAB_ROOT/relative."""
         if not self.sandbox.namespaces or not self.workspaces.open_copy(relative):
             return []
         # What a copy leaves out was said when the directory's own working copy was made.
         return [
-            Lane(relative, self.workspaces.another_copy(relative, f"lane-{n}", empty)[0])
+            Lane(relative, self.workspaces.another_copy(relative, f"lane-{n}", plan)[0])
             for n in range(1, count + 1)
         ]
 

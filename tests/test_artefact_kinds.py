@@ -234,3 +234,38 @@ def test_the_blank_ledgers_the_grader_copies_are_compact(tmp_path: Path) -> None
     with closing(sqlite3.connect(behaviour)) as conn:
         assert conn.execute("SELECT count(*) FROM raw_log").fetchone() == (2_000,)
         assert conn.execute("SELECT count(*) FROM processed").fetchone() == (0,)
+
+
+@pytest.mark.parametrize(
+    "costly",
+    [
+        "CREATE INDEX by_weight ON processed(length(hex(zeroblob(100000000))))",
+        "CREATE TRIGGER heavy AFTER INSERT ON processed BEGIN SELECT length(hex(zeroblob(100000000))); END",
+    ],
+)
+def test_a_student_schema_that_makes_huge_values_is_bounded_in_the_graders_process(
+    tmp_path: Path, costly: str
+) -> None:
+    """Red team 23: an index (or CHECK, trigger) of the student's ledger evaluating
+    length(hex(zeroblob(1e8))) made every row the grader wrote into its copies take 1.9 s and
+    300 MB in the grader's own process: a grade hung for 10 minutes, Ctrl-C ignored. A
+    statement the grader runs on a student's schema makes no value over sqlitebound.LENGTH, so
+    that layout fails at once and the grader's ledgers fall back to the lab's five columns."""
+    db = tmp_path / "ledger.db"
+    with closing(sqlite3.connect(db)) as conn, conn:
+        conn.execute(queue_ledger.CANONICAL_DDL)
+        conn.execute(costly)
+        conn.execute("INSERT INTO processed VALUES ('m-1', 'ORD-1', 1, 100, 'now')")
+    blank = tmp_path / "blank.db"
+    assert queue_ledger.blank_copy(db, blank, every_table=True)
+    ledgers = queue_ledger.GraderLedgers(queue_ledger.processed_ddl(db), blank.read_bytes())
+    rows = [
+        {"msg_id": f"m-{i}", "order_no": "ORD-1", "seq": i, "amount": 1, "processed_at": "t"}
+        for i in range(9)
+    ]
+    for n in range(3):
+        ledgers.make(tmp_path / f"{n}.db", rows)
+        with closing(sqlite3.connect(tmp_path / f"{n}.db")) as made:
+            assert made.execute("SELECT count(*) FROM processed").fetchone() == (9,)
+    # the whole blank (index or trigger kept) is dropped; their CREATE TABLE alone is cheap
+    assert ledgers.too_costly and ledgers.layouts == [(None, queue_ledger.processed_ddl(db))]

@@ -45,7 +45,7 @@ from grader.machinery.scenarios import ScenarioPool
 from grader.machinery.seals import Seals, digest, tree_files
 from grader.machinery.snapshot import tree_digest
 from grader.machinery.sqlscript import SqlResult, run_sql_script, run_sql_scripts, statements
-from grader.machinery.treecopy import remove_tree, working_copy
+from grader.machinery.treecopy import CopyPlan, remove_tree, working_copy
 from grader.machinery.urls import password_as_written
 from grader.machinery.walk import MAX_DEPTH, walk
 from grader.machinery.workspace import Journal, Refused, Workspaces
@@ -687,7 +687,7 @@ def test_a_working_copy_holds_what_scripts_read_and_nothing_that_leads_out(tmp_p
     (q / "closed").mkdir(mode=0o000)  # root's to enter, read and write whatever the bits say:
     (q / "secret.txt").write_text("s")  # the copy's owner (the scripts' identity) stands for root
     (q / "secret.txt").chmod(0o000)
-    left_out = working_copy(q, copy, empty=("done",))
+    left_out = working_copy(q, copy, CopyPlan.of(empty=("done",)))
     assert list((copy / "done").iterdir()) == []  # emptied anyway: never read
     assert (copy / "lib" / "helper.py").read_text() == "X = 1\n"
     assert stat.S_IMODE((copy / "run.sh").stat().st_mode) == 0o750
@@ -742,6 +742,27 @@ def test_a_working_copys_budget_counts_links_and_leaves_out_the_largest_files_fi
     assert {"consume.py", "lag.sh", "replay.sh", "aaa-blob"} <= copied and "aab-blob" not in copied
     assert len([n for n in copied if n.startswith("link-")]) == 16 - 3 - 12
     assert any("aab-blob" in line for line in left_out), left_out
+
+
+def test_no_number_of_small_files_leaves_the_labs_own_files_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Red team 23: 33,000 empty files at the top of q/ (a page each) took the whole budget
+    before consume.py, lag.sh and replay.sh: a correct lab graded 17/28. The lab's own files
+    (``CopyPlan.first``) come before anything else; what is left out is said as the budget
+    being spent, not as a file too large."""
+    monkeypatch.setattr(treecopy, "COPY_BUDGET", 16 * treecopy.PAGE)
+    q, copy = tmp_path / "q", tmp_path / "copy"
+    q.mkdir()
+    for i in range(40):
+        (q / f".z{i:03d}").touch()
+    scripts = ("consume.py", "lag.sh", "replay.sh")
+    for script in scripts:
+        (q / script).write_text("#" * 1333)
+    left_out = working_copy(q, copy, CopyPlan.of(first=scripts))
+    copied = {p.name for p in copy.iterdir()}
+    assert set(scripts) <= copied and len(copied) == 16
+    assert len(left_out) == 40 - 13 and all("복사 한도가 다 참" in line for line in left_out), left_out[:2]
 
 
 def test_removal_never_follows_a_link_and_undoes_chattr_in_its_own_tree(tmp_path: Path) -> None:
@@ -890,7 +911,7 @@ def test_host_mode_puts_the_students_directory_aside_and_back_with_every_inode(t
     inodes = {str(p): p.lstat().st_ino for p in (root / "q").rglob("*")}
     before = tree_digest(root)
     workspaces = _host(root, state)
-    workspace, _ = workspaces.open("q", empty=("done",))
+    workspace, _ = workspaces.open("q", CopyPlan.of(empty=("done",)))
     assert workspace.live == root / "q" and workspace.saved == root / ".lab-grader-saved.q"
     (workspace.live / "done" / "new.json").write_text("{}")
     assert workspaces.close() == ([], [])

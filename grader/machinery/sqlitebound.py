@@ -6,6 +6,14 @@ every connection to one gets a budget of virtual-machine steps (SQLite's progres
 past it, the statement is interrupted (sqlite3.OperationalError "interrupted"). The budget
 counts work, not time, so a verdict never depends on the machine's speed: reading a ledger
 of a lab's size takes a few thousand steps, a hundred thousand rows a few million.
+
+One step can still do much work: a function of a student's index, CHECK or view
+(`length(hex(zeroblob(100000000)))`, red team 23: 1.9 s and 300 MB an insert, a grade hung for
+10 minutes in the grader's own process). So a bounded connection also caps the length of any
+string or blob a statement makes (``LENGTH``: no value of a lab is near it), which bounds a
+step's work and memory; and where the grader itself writes rows into a copy of the student's
+schema (``seconds``), a deadline far above what a lab's rows take stops the statement too
+(the grader then falls back to a schema of its own: no verdict rests on that clock).
 """
 
 from __future__ import annotations
@@ -13,10 +21,12 @@ from __future__ import annotations
 import os
 import sqlite3
 import stat
+import time
 from pathlib import Path
 
 STEPS = 5_000_000  # SQLite virtual-machine instructions per connection
-EVERY = 10_000  # the handler is called every EVERY instructions
+EVERY = 1_000  # the handler is called every EVERY instructions
+LENGTH = 1 << 20  # the longest string or blob a statement may make (SQLite's default is 1 GB)
 COMPANIONS = ("-journal", "-wal", "-shm")  # files SQLite opens beside a database, by name
 
 
@@ -39,19 +49,25 @@ def not_a_file(db: Path) -> str | None:
     return None
 
 
-def bounded(conn: sqlite3.Connection, steps: int = STEPS) -> sqlite3.Connection:
-    """``conn``, whose statements together stop after ``steps`` instructions."""
+def bounded(conn: sqlite3.Connection, steps: int = STEPS, seconds: float | None = None) -> sqlite3.Connection:
+    """``conn``, whose statements together stop after ``steps`` instructions (or ``seconds``
+    from now), and make no string or blob longer than ``LENGTH`` bytes."""
     calls = 0
+    deadline = None if seconds is None else time.monotonic() + seconds
 
     def handler() -> int:
         nonlocal calls
         calls += 1
-        return int(calls * EVERY > steps)
+        return int(calls * EVERY > steps or (deadline is not None and time.monotonic() > deadline))
 
     conn.set_progress_handler(handler, EVERY)
+    conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, LENGTH)
     return conn
 
 
 def interrupted(exc: sqlite3.Error) -> bool:
-    """The error is the budget running out."""
-    return isinstance(exc, sqlite3.OperationalError) and "interrupted" in str(exc)
+    """The error is the budget running out (steps, time, or a value too long)."""
+    text = str(exc)
+    return isinstance(exc, sqlite3.OperationalError | sqlite3.DataError) and (
+        "interrupted" in text or "too big" in text
+    )

@@ -23,6 +23,7 @@ import os
 import stat
 import struct
 from collections.abc import Callable, Collection
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
@@ -39,6 +40,23 @@ FS_IMMUTABLE_FL = 0x10
 FS_APPEND_FL = 0x20
 OPEN_QUIETLY = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY
 OPEN_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+@dataclass(frozen=True)
+class CopyPlan:
+    """What a working copy does at the top of the copied folder: the contents of the folders
+    ``empty`` are never read (the grader empties them), and the names ``first`` (the lab's own
+    files) are copied before anything else, so no number of other files can leave them out."""
+
+    empty: frozenset[str] = frozenset()
+    first: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, empty: Collection[str] = (), first: Collection[str] = ()) -> CopyPlan:
+        return cls(frozenset(empty), tuple(first))
+
+
+AS_IT_IS = CopyPlan()  # every folder copied, in the usual order
 
 
 def shown(path: Path | str) -> str:
@@ -82,9 +100,10 @@ class _Copy:
     (a student's 4,085-byte path under q/ is longer than PATH_MAX once it sits in the
     grader's scratch) is copied like any other."""
 
-    def __init__(self, root: Path, empty: Collection[str]) -> None:
+    def __init__(self, root: Path, plan: CopyPlan) -> None:
         self.root = os.path.realpath(root)
-        self.empty = frozenset(empty)
+        self.empty = plan.empty
+        self.first = plan.first
         self.budget = COPY_BUDGET
         self.entries = COPY_ENTRIES
         self.left_out: list[str] = []
@@ -122,7 +141,7 @@ class _Copy:
         st = os.fstat(src)
         at_top, left = top, []
         try:
-            left = _listed(src)
+            left = _listed(src, self.first if top else ())
         except OSError as exc:
             self.left_out.append(f"{shown(where)} ({exc.strerror})")
 
@@ -243,7 +262,8 @@ class _Copy:
             return
         used = -(-max(min(st.st_size, st.st_blocks * 512), 1) // PAGE) * PAGE  # whole pages
         if used > self.budget:
-            self.left_out.append(f"{shown(at)} ({st.st_size} 바이트: 너무 큼)")
+            what = "복사 한도가 다 참" if self.budget < PAGE else "남은 복사 한도보다 큼"
+            self.left_out.append(f"{shown(at)} ({st.st_size} 바이트: {what})")
             return
         self.budget -= used
         out = os.open(
@@ -256,17 +276,21 @@ class _Copy:
             os.close(out)
 
 
-def _listed(dir_fd: int) -> list[str]:
-    """A folder's names in the order they are copied: its files smallest first, then the rest
-    by name. When the budget runs out, what is left out is the largest files, never a lab's
-    scripts beside them (red team 21: two 64 MiB files named first left consume.py out)."""
+def _listed(dir_fd: int, first: tuple[str, ...] = ()) -> list[str]:
+    """A folder's names in the order they are copied: ``first`` (the lab's own files, in
+    that order), then its files smallest first, then the rest by name. When the budget runs
+    out, what is left out is the largest files or, where tens of thousands of small files
+    take it (a page each), other files than the lab's own (red team 21: two 64 MiB files named
+    first left consume.py out; red team 23: 33,000 empty ones did)."""
 
     def order(name: str) -> tuple[int, int, str]:
+        if name in first:
+            return (0, first.index(name), name)
         try:
             st = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
         except OSError:
-            return (1, 0, name)
-        return (0, st.st_size, name) if stat.S_ISREG(st.st_mode) else (1, 0, name)
+            return (2, 0, name)
+        return (1, st.st_size, name) if stat.S_ISREG(st.st_mode) else (2, 0, name)
 
     return sorted(os.listdir(dir_fd), key=order)
 
@@ -315,10 +339,11 @@ def _same_metadata(st: os.stat_result, dest: int) -> None:
     os.utime(dest, ns=(st.st_atime_ns, st.st_mtime_ns))
 
 
-def working_copy(src: Path, dest: Path, empty: Collection[str] = (), exists: bool = False) -> list[str]:
+def working_copy(src: Path, dest: Path, plan: CopyPlan = AS_IT_IS, exists: bool = False) -> list[str]:
     """Make ``dest`` (new, or ``exists`` and empty) a copy of directory ``src`` for scripts to
-    run in (see the module's docstring); returns what was left out, for the report."""
-    copy = _Copy(src, empty)
+    run in (see the module's docstring and ``CopyPlan``); returns what was left out, for the
+    report."""
+    copy = _Copy(src, plan)
     copy.tree(src, dest, top=True, exists=exists)
     return copy.left_out
 

@@ -40,7 +40,16 @@ from typing import Any, Protocol
 from fixtures.atomic import write_atomic
 from grader.machinery import identity, traverse
 from grader.machinery.sandbox import Mount
-from grader.machinery.treecopy import FS_APPEND_FL, FS_IMMUTABLE_FL, flags, remove_tree, shown, working_copy
+from grader.machinery.treecopy import (
+    AS_IT_IS,
+    FS_APPEND_FL,
+    FS_IMMUTABLE_FL,
+    CopyPlan,
+    flags,
+    remove_tree,
+    shown,
+    working_copy,
+)
 
 SAVED, BUILDING = ".lab-grader-saved.", ".lab-grader-work."
 TOKEN_XATTR = "trusted.lab-grader"
@@ -271,7 +280,7 @@ class Workspaces:
         self.journal.write(self._record)
         self.owner.granted(self._record.grants)
 
-    def open(self, relative: str, empty: Collection[str] = ()) -> tuple[Workspace, list[str]]:
+    def open(self, relative: str, plan: CopyPlan = AS_IT_IS) -> tuple[Workspace, list[str]]:
         """The working copy of LAB_ROOT/relative, made now; and what it left out."""
         original = self.lab_root / relative
         view = self.scripts_root / relative
@@ -284,14 +293,14 @@ class Workspaces:
             copied = original.is_dir()
             live.mkdir(parents=True, exist_ok=True)
             if copied:
-                left_out = working_copy(original, live, empty, exists=True)
+                left_out = working_copy(original, live, plan, exists=True)
             self._hand_over(live)
             workspace = Workspace(relative, live, original, view, copied)
         elif not os.path.lexists(original):
             workspace, left_out = Workspace(relative, live, original, view, False), []
         else:
             aside = _Aside.of(original)
-            left_out = self._put_aside(relative, aside, empty)
+            left_out = self._put_aside(relative, aside, plan)
             workspace = Workspace(relative, live, aside.saved, view, True)
             self.let_through([live])
         with self._lock:
@@ -302,7 +311,7 @@ class Workspaces:
         if self.owner is not None:
             self.owner.hand_over(path)
 
-    def _put_aside(self, relative: str, aside: _Aside, empty: Collection[str]) -> list[str]:
+    def _put_aside(self, relative: str, aside: _Aside, plan: CopyPlan) -> list[str]:
         _can_put_aside(aside)
         saved = _entry(aside.original)
         assert saved is not None
@@ -346,7 +355,7 @@ class Workspaces:
             # Whatever else stands there (a file, a FIFO, a link to nothing or to a file) the
             # scripts meet an empty folder, as in a box; the checks read it as it is.
             is_folder = os.path.isdir(aside.saved)
-            left_out = working_copy(aside.saved, aside.building, empty, exists=True) if is_folder else []
+            left_out = working_copy(aside.saved, aside.building, plan, exists=True) if is_folder else []
             self._hand_over(aside.building)
             os.rename(aside.building, aside.original)
         except BaseException:
@@ -366,14 +375,14 @@ class Workspaces:
         with self._lock:
             return relative in self._open and self._open[relative].copied
 
-    def another_copy(self, relative: str, name: str, empty: Collection[str] = ()) -> tuple[Path, list[str]]:
+    def another_copy(self, relative: str, name: str, plan: CopyPlan = AS_IT_IS) -> tuple[Path, list[str]]:
         """Namespace mode: one more working copy of LAB_ROOT/relative, under the working
         copies' directory (``name``/relative), for a box of its own (see ``mounts``)."""
         if not self.namespaces:
             raise ValueError("another working copy needs namespaces")
         live = self.work_dir / "lanes" / name / relative
         live.mkdir(parents=True)
-        left_out = working_copy(self.lab_root / relative, live, empty, exists=True)
+        left_out = working_copy(self.lab_root / relative, live, plan, exists=True)
         self._hand_over(live)
         return live, left_out
 

@@ -23,6 +23,7 @@ from grader.machinery.partner import Partner, Spares
 from grader.machinery.runner import Process, RunResult
 from grader.machinery.sandbox import SHARED, Network, carrying
 from grader.machinery.scenarios import Once, ScenarioPool
+from grader.machinery.treecopy import CopyPlan
 from grader.mq import amqp
 from grader.mq.catalogue import MQ_DIR
 from grader.mq.live import HELD_BOUND, Watch
@@ -32,6 +33,8 @@ from grader.verdict import ScriptsBroke
 
 SCRIPT_TIMEOUT = 20.0  # topology.py, publish.py
 STATUS_TIMEOUT = 60.0  # rabbitmqctl status, for the reference walkthrough's status.txt
+# The files the lab has the student write come first in a working copy of eaimw/mq.
+COPY = CopyPlan.of(first=("topology.py", "publish.py", "consumer.py", "status.txt"))
 FIRST_WAVE_WAIT = 2.0  # the most a second-wave scene waits for the first wave to get going
 
 
@@ -132,7 +135,7 @@ class MqLab:
         reference's scripts first); the saved directory."""
         if self._reference is not None:
             self._reference.scripts(self.grading.lab_root)
-        return self.grading.workspace(MQ_DIR).saved
+        return self.grading.workspace(MQ_DIR, COPY).saved
 
     def _set_stage(self) -> Stage:
         started = time.monotonic()

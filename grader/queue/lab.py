@@ -19,6 +19,7 @@ from grader.machinery.runner import Process, RunResult
 from grader.machinery.sandbox import ALONE
 from grader.machinery.scenarios import ScenarioPool
 from grader.machinery.textfile import kind
+from grader.machinery.treecopy import CopyPlan
 from grader.queue import ledger, queuedir
 from grader.queue.catalogue import Q_DIR
 from grader.scenario import reference_walkthrough
@@ -26,6 +27,25 @@ from grader.session import Grading, Lane, Scripts
 from grader.verdict import Missing, ScriptsBroke
 
 LayOut = Callable[[Path, Path], None]  # (lab root, fixture root): the reference walkthrough
+# A working copy of q/: the queue folders' contents are never copied (every scenario empties
+# them first), and the files the lab has the student write come before anything else in q/.
+COPY = CopyPlan.of(
+    empty=queuedir.DIRS,
+    first=(
+        "consume.py",
+        "lag.sh",
+        "replay.sh",
+        "order-check.sql",
+        "ledger.db",
+        "ledger.db-wal",
+        "ledger.db-shm",
+        "ledger.db-journal",
+        "schema.csv",
+        "dup.txt",
+        "error.csv",
+        "order-result.txt",
+    ),
+)
 
 # A consume.py run ends when it ends; the grader stops it when it has stopped getting anywhere:
 # for STILL seconds, no file left inbox/ for the first time, no file left inbox/ and
@@ -91,10 +111,9 @@ class QueueLab:
         walkthrough when grading the reference solution), and its working copies."""
         if reference is not None:
             reference(grading.lab_root, grading.fixtures.root)
-        # The queue folders' contents are never copied: every scenario empties them first.
-        workspace = grading.workspace(Q_DIR, empty=queuedir.DIRS)
+        workspace = grading.workspace(Q_DIR, COPY)
         lab = cls(grading, grading.fixtures.queue, workspace.live, workspace.saved)
-        lab.share_out(grading.lanes(Q_DIR, LANES - 1, empty=queuedir.DIRS))
+        lab.share_out(grading.lanes(Q_DIR, LANES - 1, COPY))
         return lab
 
     def __post_init__(self) -> None:
