@@ -85,6 +85,11 @@ def grade(
             timeout=timeout,
             env=os.environ | (env or {}),
         )
+    if not results.is_file():  # the grader's own promise: a failure of it, shown whole
+        raise AssertionError(
+            f"no results.json (grader exit {run.returncode})\n--- stdout (tail) ---\n{run.stdout[-4000:]}"
+            f"\n--- stderr (tail) ---\n{run.stderr[-4000:]}"
+        )
     data = json.loads(results.read_bytes().decode("utf-8"))  # valid UTF-8, whatever names the tree holds
     results.unlink()
     # The results contract (Gradescope's format): one test per id, its name starting with it.

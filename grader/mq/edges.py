@@ -413,9 +413,11 @@ HANG_TWICE = edge(
     timeout. Stopped once claim.in is empty, once the claim is POSTed a third time, or 25 s
     after its first POST (two HTTP timeouts up to about 10 s each). Fails: a crash, no POST, the
     claim lost, the claim in claim.dead after one POST (the timeout not treated as transient), a
-    third POST (requeued after its redelivery failed), or the claim in claim.in after two POSTs
-    with no call held when stopped (the second failure neither dead-lettered nor requeued). A
-    call still held at the stop passes here (no HTTP timeout at all: HANG_BUSY).""",
+    third POST (requeued after its redelivery failed), the claim in claim.in after two POSTs
+    with no call held when stopped (the second failure neither dead-lettered nor requeued), or
+    the first call still held at the stop (a timeout as long as the run: the time left until
+    --max-seconds, or none; no hang is then ever redelivered). The second call still held at
+    the stop passes here.""",
     "청구 시스템이 두 번 응답하지 않음",
 )
 HANG_BUSY = edge(

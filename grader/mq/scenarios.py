@@ -434,13 +434,13 @@ def prefetch_two(lab: MqLab) -> PrefetchRun | Missing:
 
 # step 8 --------------------------------------------------------------------------------------
 @contextlib.contextmanager
-def _record_held(scene: Scene) -> Iterator[Callable[[], None]]:
+def _record_held(scene: Scene, hold: bool = True) -> Iterator[Callable[[], None]]:
     """SQLite's write lock held on the consumer's EAI_MQ_DB (as the scripts: it is theirs), so
     that no record can be written until ``release()`` (or the block's end). Nothing is held
-    when the file is not there or not SQLite (M8.3 says so)."""
+    when the file is not there or not SQLite (M8.3 says so), or not ``hold``."""
     conn: sqlite3.Connection | None = None
     with acting.as_scripts(scene.lab.grading.identity):
-        if drive.is_sqlite(scene.db) and sqlitebound.not_a_file(scene.db) is None:
+        if hold and drive.is_sqlite(scene.db) and sqlitebound.not_a_file(scene.db) is None:
             with contextlib.suppress(sqlite3.Error):
                 conn = sqlite3.connect(scene.db, timeout=10, isolation_level=None)
                 conn.execute("BEGIN IMMEDIATE")
@@ -467,7 +467,7 @@ class KillWindow:
     ended_early: bool  # ended by itself before its ack was seen
 
 
-def _kill_right_after_its_ack(scene: Scene, process: Process, claim: Claim) -> KillWindow:
+def _kill_right_after_its_ack(scene: Scene, process: Process, claim: Claim, hold: bool = True) -> KillWindow:
     """Publish ``claim`` with the record held (_record_held) and SIGKILL the consumer as soon as
     it is seen to have acked it: whatever it does after its ack never happens. A consumer that
     records before it acks waits at the lock first (seen: asleep with EAI_MQ_DB open, before
@@ -478,7 +478,10 @@ def _kill_right_after_its_ack(scene: Scene, process: Process, claim: Claim) -> K
     taken after the consumer was seen waiting (one in which claim.in answered) shows the claim
     acked already (it acked, then went to record: killed there) or held unacked (it waits to
     record before its ack: let go). A consumer seen asleep before it even took the claim
-    slept for reasons of its own: looked at again."""
+    slept for reasons of its own: looked at again.
+
+    Not ``hold``: nothing is held, and the kill comes when the ack is seen (a trial after one
+    where the consumer ended by itself at the held record)."""
     watch = drive.watch(scene)
     files = [scene.db, *(scene.db.with_name(scene.db.name + s) for s in ("-journal", "-wal", "-shm"))]
     asleep_at_db = False  # as last seen: one look, never taken back by a later one
@@ -505,7 +508,7 @@ def _kill_right_after_its_ack(scene: Scene, process: Process, claim: Claim) -> K
         return asleep_at_db
 
     waited = False
-    with _record_held(scene) as release:
+    with _record_held(scene, hold) as release:
         amqp.publish(scene.url, claim)
         # Bounded only for one that neither acks nor records (it is then killed, and M8.2
         # judges what it left): anything else acks or waits at once.
@@ -520,6 +523,11 @@ def _kill_right_after_its_ack(scene: Scene, process: Process, claim: Claim) -> K
             # a loaded broker takes to give one.
             process.freeze()
             look = watch.when(lambda f: f.claim_known, drive.TAKE_WAIT) or watch.now()
+            if not acked(look) and look.unacked > 0:
+                # An ack sent just before the freeze may still be on its way into claim.in
+                # (a busy node: acked_then_recorded once passed so): ask again, after that
+                # look answered. The frozen consumer sends nothing more meanwhile.
+                look = watch.when(lambda f: f.claim_known, drive.TAKE_WAIT) or look
             if acked(look):
                 seen = look  # it acked before it records: killed now, its record unwritten
                 break
@@ -568,17 +576,25 @@ def dedup(lab: MqLab) -> DedupRuns | Missing:
         # duplicate passed).
         repeat = watch.when(lambda f: f.in_claim == 0, SETTLE_WAIT, until=lambda: not process.running())
         repeat = repeat or watch.now()
+        hold = True
         for spare in [*spares, None]:
             # What claim.in holds already (a duplicate a wrong consumer never acked, say): only
             # more than that after the kill is the fresh claim come back.
             held = watch.now().in_claim
-            window = _kill_right_after_its_ack(scene, process, fresh)
+            window = _kill_right_after_its_ack(scene, process, fresh, hold)
             fresh_calls = partner.calls(fresh.guid)
             back = _released(watch)
-            if spare is None or not window.ack_seen or back is None or not back.claim_known:
+            if spare is None or back is None or not back.claim_known:
                 break
-            if back.in_claim <= held:
-                break  # acked when it was killed: the trial M8.2 judges
+            came_back = back.in_claim > held
+            if window.ended_early and hold and came_back:
+                # It ended by itself, unacked, while the grader held EAI_MQ_DB's write lock: a
+                # write of its before its ack does not wait at a lock (the sqlite3 shell, which
+                # has no busy timeout, fails at once). The lock is the grader's doing, never the
+                # lab's, so the next trial holds nothing and kills it when its ack is seen.
+                hold = False
+            elif not window.ack_seen or not came_back:
+                break  # acked when it was killed (the trial M8.2 judges), or never acked
             # The claim came back to claim.in: it had not been acked when the kill came (a
             # look of a loaded broker told otherwise), so this was no kill right after an
             # ack. Another trial with another claim on a new process, on the same EAI_MQ_DB,

@@ -9,6 +9,7 @@ from fixtures.claims import Outcome
 from grader.machinery.partitions import Partition
 from grader.mq import edges
 from grader.mq.records import ConsumerRun
+from grader.mq.scenarios import HANG_TWICE_BOUND
 from grader.verdict import Check
 
 
@@ -85,6 +86,18 @@ def test_M6_3_claim_system_hangs(
     req.expect(
         not (dead and calls < 2),
         f"{edge}: 시간 초과 한 번({calls}번 POST) 만에 claim.dead 로 보냄: 일시 오류는 한 번 되돌려야 합니다",
+        run=run,
+    )
+    # One call, still held when the grader stopped it, HANG_TWICE_BOUND s after it began with
+    # the deadline far off: its timeout is as long as the run (the time left, or none), so no
+    # hang is ever redelivered and failed again (blind population mk-timeout-remaining).
+    req.expect(
+        not (left and calls == 1 and twice.held_when_stopped),
+        f"{edge}: --max-seconds 60 인데 응답 없는 청구 시스템에 보낸 첫 요청이 "
+        f"{HANG_TWICE_BOUND:g}초가 지나도 시간 초과로 끝나지 않음: 요청의 timeout 이 실행 시간만큼 길면 "
+        "되돌린 청구가 재배달되지 못합니다",
+        "요청마다 --max-seconds 와 상관없는 짧은 timeout(예: 5초)을 주세요: 시간 초과 → 되돌림 → 재배달 → "
+        "또 실패하면 claim.dead.",
         run=run,
     )
     # Requeued after its redelivery failed: POSTed a third time, or left in claim.in after two

@@ -168,7 +168,13 @@ def _broker(tree: FixtureTree, needed: bool) -> Iterator[SharedBroker | None]:
 def run(chosen: list[Submission], jobs: int, seed: int | None = None) -> list[Verdict]:
     with ExitStack() as stack:
         base = Path(
-            stack.enter_context(tempfile.TemporaryDirectory(prefix="lab-grader-population-", dir="/var/tmp"))
+            # A grader that died leaves its tmpfs mounted there (its verdict says so): the next
+            # grader on that lab root takes them away; the report must still come out.
+            stack.enter_context(
+                tempfile.TemporaryDirectory(
+                    prefix="lab-grader-population-", dir="/var/tmp", ignore_cleanup_errors=True
+                )
+            )
         )
         os.chmod(base, 0o755)
         tree = build(base / "fixtures")
