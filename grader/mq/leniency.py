@@ -73,3 +73,34 @@ way(
     "variant same_transaction_consumer",
     "population mi-onetx_begin_immediate_post_inside",
 )
+way(
+    "status.txt",
+    "saved with -q (no header line), --unit gb, through tee or a Python one-liner",
+    "population ml-crlf_threadpool_generator_quiet_status",
+    "population ml-bom_korean_sqlite3_cli_dedup",
+    "population ml-generator_priority_lazy_ae",
+)
+way(
+    "topology.py",
+    "arguments beyond the lab's on its queues and exchanges: x-max-priority on claim.in, "
+    "a lazy or quorum claim.dead, an alternate exchange on eai.dlx",
+    "population ml-generator_priority_lazy_ae",
+    "population ml-basicget_refill_quorum_dead",
+)
+way(
+    "consumer.py",
+    "basic_get in a loop, holding no more than --prefetch unacked itself",
+    "population ml-basicget_refill_quorum_dead",
+)
+way(
+    "consumer.py",
+    "the record written through the sqlite3 shell, or with no busy timeout",
+    "variant record_without_busy_timeout",
+    "population ml-bom_korean_sqlite3_cli_dedup",
+)
+way(
+    "consumer.py",
+    "options as --claim=URL (getopt), timeouts from the environment in milliseconds",
+    "population mk-generator-workers",
+    "population mk-thread-per-message",
+)
