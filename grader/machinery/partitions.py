@@ -14,6 +14,11 @@ its partitions out is a harness fault (an error, never a pass). Checks carry ``P
 objects into their messages (``str(partition)`` is ``[경우: …]``). The published table is
 derived from the map (``markdown``), by requirement id and by input; nothing is kept by hand.
 
+Anomalies meet: a ``Unit`` is a unit of work (one msg_id, one order, one claim) with the
+families of anomaly it can hold; ``meet`` says, for two families, which partition produces them
+together, or why they never meet (or their meeting can change no verdict). ``unmet`` lists the
+pairs with neither, which a self-test keeps empty.
+
 This module knows nothing of any lab: each lab builds its own ``PartitionMap``.
 """
 
