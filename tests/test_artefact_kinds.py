@@ -269,3 +269,16 @@ def test_a_student_schema_that_makes_huge_values_is_bounded_in_the_graders_proce
             assert made.execute("SELECT count(*) FROM processed").fetchone() == (9,)
     # the whole blank (index or trigger kept) is dropped; their CREATE TABLE alone is cheap
     assert ledgers.too_costly and ledgers.layouts == [(None, queue_ledger.processed_ddl(db))]
+
+
+def test_a_ledger_whose_trigger_refuses_emptying_has_no_blank(tmp_path: Path) -> None:
+    """A trigger of the student's that fails on DELETE (or makes a value too large there) left
+    the grader's blank copy half made, an exception in the grader: now there is no blank, and
+    the grader's ledgers use the student's CREATE TABLE or the lab's five columns."""
+    db = tmp_path / "ledger.db"
+    with closing(sqlite3.connect(db)) as conn, conn:
+        conn.execute(queue_ledger.CANONICAL_DDL)
+        conn.execute("CREATE TRIGGER keep BEFORE DELETE ON processed BEGIN SELECT RAISE(ABORT, 'no'); END")
+        conn.execute("INSERT INTO processed VALUES ('m-1', 'ORD-1', 1, 100, 'now')")
+    assert not queue_ledger.blank_copy(db, tmp_path / "blank.db")
+    assert not queue_ledger.blank_copy(db, tmp_path / "blank2.db", every_table=True)

@@ -164,19 +164,25 @@ def blank_copy(db: Path, dest: Path, every_table: bool = False) -> bool:
     a behaviour run starts from; ``every_table``: no row in any table, what the order checks'
     ledgers start from), compacted: the grader copies it many times, and a ledger of 10 MB of
     free pages, copied twenty times, once filled the scripts' scratch (red team 21). False when
-    ``db`` is absent or not a readable database."""
+    ``db`` is absent or not a readable database, or cannot be emptied within its bound (a
+    trigger of the student's that fails, or makes a value too large: then there is no blank)."""
     if not db.is_file() or problem(db) is not None:
         return False
     copy_of(db, dest)
     with closing(sqlitebound.bounded(sqlite3.connect(dest), seconds=BUILD_SECONDS)) as copy:
-        with copy:
-            if every_table:
-                tables = [r[0] for r in copy.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-                for table in tables:
-                    if not table.startswith("sqlite_"):
-                        copy.execute(f'DELETE FROM "{table.replace(chr(34), chr(34) * 2)}"')
-            elif processed_ddl(db) is not None and "msg_id" in columns(db):  # a table, not a view
-                copy.execute("DELETE FROM processed")
+        try:
+            with copy:
+                if every_table:
+                    tables = [
+                        r[0] for r in copy.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+                    ]
+                    for table in tables:
+                        if not table.startswith("sqlite_"):
+                            copy.execute(f'DELETE FROM "{table.replace(chr(34), chr(34) * 2)}"')
+                elif processed_ddl(db) is not None and "msg_id" in columns(db):  # a table, not a view
+                    copy.execute("DELETE FROM processed")
+        except sqlite3.Error:
+            return False
         with contextlib.suppress(sqlite3.Error):  # a copy that cannot be compacted stays as it is
             copy.execute("VACUUM")
     return True
