@@ -39,7 +39,7 @@ from grader.machinery.inotify import Watcher, travel
 from grader.machinery.interrupts import Interrupts
 from grader.machinery.nodes import stop_node
 from grader.machinery.rundir import BOUNDED, BOX_SCRATCH, RunDir
-from grader.machinery.runner import OUTPUT_LIMIT, Leftover
+from grader.machinery.runner import OUTPUT_LIMIT, Leftover, OwnProcess
 from grader.machinery.sandbox import ALONE, REAPER, RELAY_MOST, TMP_SIZE, Box, carrying
 from grader.machinery.scenarios import ScenarioPool
 from grader.machinery.seals import Seals, digest, tree_files
@@ -390,6 +390,20 @@ def test_a_signal_reaches_the_script_itself(box: Scripts) -> None:
 def _state(pid: int) -> str:
     entry = proctable.info(pid)
     return entry.state if entry is not None else "gone"
+
+
+def test_a_child_of_the_graders_that_ended_keeps_its_number_until_it_is_stopped(tmp_path: Path) -> None:
+    """A claim partner (or the live watch, or a launcher) that ended by itself is seen ended
+    but not reaped: its pid, and its group's id, stay its own until the grader stops it. Reaped
+    at the first look, as it was, the number was free while the grader still aimed a SIGKILL at
+    its group at the scene's end: with pid_max 32768 and a class grading, another grade's box or
+    partner could hold it by then."""
+    process = OwnProcess([sys.executable, "-I", "-c", "pass"], cwd=tmp_path, env={})
+    pid = process._popen.pid
+    wait_until(lambda: not process.running(), "the child ended")
+    assert _state(pid) == "Z"  # a zombie: the number is still its own
+    assert process.kill().returncode == 0
+    assert _state(pid) == "gone"
 
 
 def test_the_script_is_frozen_and_killed_whole(box: Scripts) -> None:

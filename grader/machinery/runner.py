@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from grader.machinery import proctable
+from grader.machinery import children, proctable
 from grader.machinery.sandbox import Confinement, Request
 from grader.machinery.textfile import output_text
 from grader.machinery.waiting import wait_for
@@ -416,11 +416,6 @@ def _stopped_or_gone(pid: int) -> bool:
     return state in (b"T", b"t", b"Z", b"X")
 
 
-def kill_group(pgid: int) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pgid, signal.SIGKILL)
-
-
 class OwnProcess:
     """A process of the grader's own (a claim partner): trusted code, run on the host in a
     session of its own, never handed anything of the scripts'; killed with its group. Its
@@ -448,10 +443,10 @@ class OwnProcess:
         return self._stdout.so_far()
 
     def running(self) -> bool:
-        return self._popen.poll() is None
+        return not children.ended(self._popen)
 
     def kill(self) -> RunResult:
-        kill_group(self._popen.pid)
+        children.signal_group(self._popen, signal.SIGKILL)
         if self._popen.stdin is not None:
             self._popen.stdin.close()
         import subprocess

@@ -35,7 +35,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from grader.machinery import proctable
+from grader.machinery import children, proctable
 from grader.machinery.cgroup import Cgroup
 from grader.machinery.environ import environment
 from grader.machinery.relay import Relay
@@ -321,7 +321,7 @@ class Launcher:
 
     def _said(self) -> str:
         """What the launcher (or bwrap) said on stderr, once it has ended."""
-        if self._process is None or self._process.stderr is None or self._process.poll() is None:
+        if self._process is None or self._process.stderr is None or not children.ended(self._process):
             return ""
         return self._process.stderr.read().decode(errors="replace")[-500:]
 
@@ -334,7 +334,9 @@ class Launcher:
             init = self.init_pid()
             if self._control is not None:
                 self._control.close()
-            proctable.kill_all([p for p in (init, self._process.pid) if p is not None])
+            if init is not None and init != self._process.pid:
+                proctable.kill_all([init])  # looked up just now: bwrap's child
+            self._process.kill()  # not if reaped already: its number may be another's (children.py)
             try:
                 self._process.wait(CLOSE_WAIT)
             except subprocess.TimeoutExpired:
@@ -415,7 +417,7 @@ class Box(Launcher):
             self._relay.close()
 
     def init_pid(self) -> int | None:
-        if self._process is None or self._process.poll() is not None:
+        if self._process is None or children.ended(self._process):
             return None
         found = proctable.children(self._process.pid)
         return found[0] if found else None
@@ -428,7 +430,7 @@ class HostLauncher(Launcher):
         return [python, "-I", "-S", str(REAPER), str(control), "--host"]
 
     def init_pid(self) -> int | None:
-        if self._process is None or self._process.poll() is not None:
+        if self._process is None or children.ended(self._process):
             return None
         return self._process.pid
 

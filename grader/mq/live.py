@@ -40,6 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from grader.machinery import children
 from grader.machinery.broker import Broker, BrokerUnavailable
 from grader.machinery.erlang import Command, eval_commands
 from grader.mq import amqp
@@ -447,7 +448,10 @@ class Watch:
             with self._changed:
                 self._lines.feed(line.rstrip("\n"))
                 self._changed.notify_all()
-        process.wait()  # its output ended: once it has ended too, whoever waits sees it stopped
+        # Its output ended: once it has ended too (not reaped: close() signals its group, which
+        # its number names until then), whoever waits sees it stopped.
+        with contextlib.suppress(ChildProcessError):
+            os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOWAIT)
         with self._changed:
             self._changed.notify_all()
 
@@ -457,10 +461,10 @@ class Watch:
             self._errors = [*self._errors[-20:], line.rstrip("\n")]
 
     def running(self) -> bool:
-        return self._process.poll() is None
+        return not children.ended(self._process)
 
     def tail(self) -> str:
-        return "\n".join(self._errors[-8:]) or f"it ended (exit {self._process.poll()})"
+        return "\n".join(self._errors[-8:]) or "it ended"
 
     def vhost(self, name: str) -> VhostWatch:
         return VhostWatch(self, name)
@@ -516,8 +520,7 @@ class Watch:
                 self._changed.wait(timeout=0.1)  # `until` is looked at now and then
 
     def close(self) -> None:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self._process.pid, signal.SIGKILL)
+        children.signal_group(self._process, signal.SIGKILL)
         self._process.wait()
 
 
