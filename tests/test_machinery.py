@@ -199,6 +199,15 @@ def test_what_scripts_write_on_disk_is_bounded_as_a_whole(box: Scripts) -> None:
     assert int(code) == errno.ENOSPC and int(written) <= BOUNDED["scratch"], result.stdout
 
 
+def _joined(group: cgroup_module.Cgroup, pid: int) -> None:
+    """Once ``pid`` is in every folder of ``group`` (it joins them itself, after its start: a
+    loaded machine had the group made again before, and the process joined the new one)."""
+    wait_until(
+        lambda: all(pid in cgroup_module._members(folder) for _, folder in group.folders),
+        "the process joined its group",
+    )
+
+
 def test_a_dead_graders_control_group_and_tmpfs_are_taken_away(tmp_path: Path) -> None:
     """What a SIGKILLed grader left: the group of its identity with a process in it (found when
     that identity is next claimed), and the tmpfs mounted in its scratch (found with it)."""
@@ -207,6 +216,7 @@ def test_a_dead_graders_control_group_and_tmpfs_are_taken_away(tmp_path: Path) -
     except cgroup_module.CgroupUnavailable as exc:
         pytest.skip(str(exc))
     sleeper = subprocess.Popen(left.join_argv(["sleep", "300"]))
+    _joined(left, sleeper.pid)
     reaped = threading.Thread(target=sleeper.wait)  # its parent reaps it, as init would
     reaped.start()
     try:
@@ -234,6 +244,35 @@ def test_a_dead_graders_control_group_and_tmpfs_are_taken_away(tmp_path: Path) -
     finally:
         fresh.close()
     assert not os.path.ismount(fresh.work)
+
+
+def test_a_group_whose_killed_member_is_reaped_late_is_still_removed() -> None:
+    """A killed member whose parent gets no CPU for seconds (a loaded machine) and reaps it
+    late does not keep its group from being removed. (Under cgroup v1 an exited task leaves the
+    group before it is reaped; where it stays until then, removal waits up to REMOVE_WAIT
+    seconds, not a count of rounds that a loaded machine ran through in about a second.)"""
+    try:
+        left = cgroup_module.Cgroup.make(identity.FIRST + identity.COUNT - 2)
+    except cgroup_module.CgroupUnavailable as exc:
+        pytest.skip(str(exc))
+    sleeper = subprocess.Popen(left.join_argv(["sleep", "300"]))
+    _joined(left, sleeper.pid)
+
+    def reap_late() -> None:  # its parent, busy elsewhere: 3 s after the kill it reaps it
+        while _state(sleeper.pid) != "Z":
+            time.sleep(0.01)
+        time.sleep(3)
+        sleeper.wait()
+
+    reaper = threading.Thread(target=reap_late)
+    reaper.start()
+    try:
+        again = cgroup_module.Cgroup.make(identity.FIRST + identity.COUNT - 2)
+        assert again.close() == []
+        assert not any(folder.exists() for _, folder in again.folders)
+    finally:
+        sleeper.kill()
+        reaper.join()
 
 
 def test_a_full_box_scratch_is_the_scripts_doing_not_a_grader_error(

@@ -33,7 +33,10 @@ from pathlib import Path
 MEMORY_MOST = 2 << 30  # bytes every script process of a run may hold at once, tmpfs pages included
 TASKS_MOST = 2048  # processes and threads at once (the identity's RLIMIT_NPROC is 512)
 PREFIX = "lab-grader-"
-KILL_ROUNDS = 100
+# A killed member leaves its group once its parent has reaped it: on a loaded machine that
+# parent (a keeper, a launcher's thread) may not run for a while. Rounds counted once gave up
+# after about a second, and a busy class's grade then had no bound or a grader error.
+REMOVE_WAIT = 60.0
 QUIET = 0.01
 # The launcher's first program, as root: into each group, out of the OOM killer's choice (the
 # launcher and its keepers; each keeper gives its script the highest score: reaper.py), then the
@@ -206,7 +209,8 @@ def _remove(folder: Path) -> None:
     """Kill every process of the group ``folder`` (and its subgroups) and remove it. A killed
     process leaves the group only once its parent has reaped it: tried again meanwhile."""
     members: list[int] = []
-    for _ in range(KILL_ROUNDS):
+    deadline = time.monotonic() + REMOVE_WAIT
+    while True:
         groups = [*reversed(_subgroups(folder)), folder]  # children first
         members = [pid for group in groups for pid in _members(group)]
         for pid in members:
@@ -219,8 +223,9 @@ def _remove(folder: Path) -> None:
         except OSError as exc:
             if exc.errno != errno.EBUSY:
                 raise
+        if time.monotonic() > deadline:
+            raise OSError(errno.EBUSY, f"processes {members[:10]} of {folder} would not go")
         time.sleep(QUIET)
-    raise OSError(errno.EBUSY, f"processes {members[:10]} of {folder} would not go")
 
 
 def _subgroups(folder: Path) -> list[Path]:
