@@ -755,6 +755,34 @@ def test_a_working_copy_holds_what_scripts_read_and_nothing_that_leads_out(tmp_p
     assert not os.path.lexists(copy / "pipe") and any("pipe" in what for what in left_out)
 
 
+def test_a_folder_that_goes_while_it_is_copied_is_left_out_not_an_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """q -> / copies /proc, whose folders go when their process ends: a CI run beside other
+    grades met one gone between going into it and coming back up ("..": ESRCH), and every
+    queue id was a grader error. The copy says what it left out and goes on."""
+    sleeper = subprocess.Popen(["sleep", "300"])
+    q, copy = tmp_path / "q", tmp_path / "copy"
+    q.symlink_to(f"/proc/{sleeper.pid}")  # a student's q/ may be a link, followed once
+    listed = treecopy._listed
+
+    def listed_then_ended(dir_fd: int, first: tuple[str, ...] = ()) -> list[str]:
+        names = listed(dir_fd, first)
+        if sleeper.poll() is None and {"current", "exec"} <= set(names):  # inside its attr/
+            sleeper.kill()  # the process ends while the copy is inside its folder
+            sleeper.wait()
+        return names
+
+    monkeypatch.setattr(treecopy, "_listed", listed_then_ended)
+    try:
+        left_out = working_copy(q, copy)
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+    assert sleeper.returncode == -signal.SIGKILL
+    assert any("나머지는 빠짐" in what for what in left_out), left_out
+
+
 def test_a_working_copy_takes_at_most_so_many_entries_below_the_top(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -163,7 +163,11 @@ class _Copy:
                         return
                     parent, at_top, left, st = above.pop()
                     done = names.pop()
-                    src = _up(src)
+                    try:
+                        src = _up(src)
+                    except OSError as exc:  # gone meanwhile (a process's folder of /proc ended)
+                        self.left_out.append(f"{shown(at(done))} ({exc.strerror}: 나머지는 빠짐)")
+                        return
                     dest = _up(dest)
                     here = os.fstat(src)
                     if (here.st_dev, here.st_ino) != parent:  # moved meanwhile: stop there
