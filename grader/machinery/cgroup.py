@@ -33,9 +33,10 @@ from pathlib import Path
 MEMORY_MOST = 2 << 30  # bytes every script process of a run may hold at once, tmpfs pages included
 TASKS_MOST = 2048  # processes and threads at once (the identity's RLIMIT_NPROC is 512)
 PREFIX = "lab-grader-"
-# A killed member leaves its group once its parent has reaped it: on a loaded machine that
-# parent (a keeper, a launcher's thread) may not run for a while. Rounds counted once gave up
-# after about a second, and a busy class's grade then had no bound or a grader error.
+# How long killed members may take to leave their group: a process leaves when it has exited
+# (under cgroup v1 before it is reaped), which a process in an uninterruptible sleep, or one
+# that gets no CPU on a loaded machine, does late. Rounds counted once gave up after about a
+# second, and a busy class's grade then had no bound or a grader error.
 REMOVE_WAIT = 60.0
 QUIET = 0.01
 # The launcher's first program, as root: into each group, out of the OOM killer's choice (the
@@ -207,7 +208,7 @@ def _members(folder: Path) -> list[int]:
 
 def _remove(folder: Path) -> None:
     """Kill every process of the group ``folder`` (and its subgroups) and remove it. A killed
-    process leaves the group only once its parent has reaped it: tried again meanwhile."""
+    process leaves the group once it has exited (see REMOVE_WAIT): tried again meanwhile."""
     members: list[int] = []
     deadline = time.monotonic() + REMOVE_WAIT
     while True:
