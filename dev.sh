@@ -15,7 +15,8 @@
 #   ./dev.sh bench cpu        CPU-seconds of an mq grade by kind of process (process accounting)
 #   ./dev.sh mutants [FILE...]  mutation score of the reference solutions (a benchmark, about
 #                       half an hour on 2 cores; see bench/mutation/__main__.py)
-#   ./dev.sh class-bench  grade a generated class of 24 with --jobs 1 and the default
+#   ./dev.sh class-bench  grade a generated class of 24 with --jobs 1, then batch's default and twice
+#                       it; prints wall time, submissions/min and CPU-s a grade (bench/class_bench.py)
 #   ./dev.sh population [--lab queue|mq] [NAME...]  grade the blind population
 #                       (tests/population) and print where the grader and the writers disagree
 #   ./dev.sh edges      print each lab's edge map (Markdown), derived from its edges and scenarios
