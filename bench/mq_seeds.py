@@ -1,13 +1,14 @@
 """Benchmark: the mq lab's self-test variants graded under several seeds.
 
-    python bench/mq_seeds.py [--seeds 10] [--jobs 2] [--only NAME ...]
+    python bench/mq_seeds.py [--seeds 10] [--jobs 2] [--busy N] [--only NAME ...]
 
 Starts one private RabbitMQ node (as the self-tests do), walks each variant into its own lab
 root once, and grades it by a real grader run per seed (``--grader-seed``). Prints, per
 variant, the ids it failed and whether that set is the same under every seed and equal to what
 its variant.toml declares. A verdict that changes with the seed is a check that covers its
-edges by luck. Exit 1 when any verdict differs between seeds or from the declaration, or a
-harness error occurred. Heavy: run it under `flock /work/heavy.lock`.
+edges by luck; --busy N keeps N busy loops beside the grades. Exit 1 when any verdict
+differs between seeds or from the declaration, or a harness error occurred. Heavy: run it
+under `flock /work/heavy.lock`.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.seeds import Verdicts, chosen, options, report
+from bench.seeds import Graded, Said, Verdicts, busy, chosen, options, record, report
 from fixtures.tree import MQ_PLUGINS, build
 from grader.machinery.broker import start_local
 from tests.conftest import SharedBroker
@@ -42,16 +43,16 @@ def main() -> int:
         status = broker.status()
         fixtures = base / "fixtures"
 
-        def grade_all(variant: Variant) -> tuple[Variant, Verdicts, dict[str, str]]:
+        def grade_all(variant: Variant) -> Graded:
             failed: Verdicts = {}
-            errors: dict[str, str] = {}  # id -> what the grader said
+            errors: Said = {}
+            said: Said = {}
             for seed in seeds:
                 graded = grade_mq(variant, base / variant.name, fixtures, broker, status, seed)
-                failed[seed] = frozenset(graded.not_passed)
-                errors.update({rid: graded.outputs[rid] for rid in graded.errors})
-            return variant, failed, errors
+                record(graded, seed, failed, errors, said)
+            return variant, failed, errors, said
 
-        with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        with busy(args.busy), ThreadPoolExecutor(max_workers=args.jobs) as pool:
             results = list(pool.map(grade_all, picked))
     finally:
         node.stop()

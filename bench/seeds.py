@@ -1,31 +1,39 @@
 """Benchmark: the queue lab's self-test variants graded under several seeds.
 
-    python bench/seeds.py [--seeds 10] [--jobs 3] [--only NAME ...]
+    python bench/seeds.py [--seeds 10] [--jobs 3] [--busy N] [--only NAME ...]
 
 Each variant is walked into its own lab root once and graded by a real grader run per seed
 (``--grader-seed``, as tests/grading.py does with LAB_GRADER_SELFTEST_SEED). Prints, per
 variant, the ids it failed and whether that set is the same under every seed and equal to
 what its variant.toml declares. A verdict that changes with the seed is a check that covers
-its edges by luck. Exit 1 when any verdict differs between seeds or from the declaration.
+its edges by luck (or a race in the variant itself: what the grader said is printed). --busy N
+keeps N busy loops running beside the grades: load must not change a verdict either. Exit 1
+when any verdict differs between seeds or from the declaration.
 """
 
 from __future__ import annotations
 
 import argparse
+import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from fixtures.tree import build
 from solutions.walkthrough import walk_queue
+from tests.grading import Graded as GradeRun
 from tests.grading import grade
 from tests.variants.variant import Variant, variants
 
 Verdicts = dict[int, frozenset[str]]  # seed -> the ids a variant did not pass
+Said = dict[str, str]  # id -> what the grader said (the first time it was not passed, or erred)
+Graded = tuple[Variant, Verdicts, Said, Said]  # the verdicts, harness errors and failures
 
 
 def options(description: str, jobs: int) -> argparse.Namespace:
@@ -33,8 +41,29 @@ def options(description: str, jobs: int) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--seeds", type=int, default=10)
     parser.add_argument("--jobs", type=int, default=jobs)
+    parser.add_argument("--busy", type=int, default=0, help="busy loops beside the grades")
     parser.add_argument("--only", nargs="*", default=None)
     return parser.parse_args()
+
+
+@contextmanager
+def busy(loops: int) -> Iterator[None]:
+    """``loops`` processes spinning on a core each, for as long as the block runs."""
+    spinning = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(loops)]
+    try:
+        yield
+    finally:
+        for p in spinning:
+            p.kill()
+            p.wait()
+
+
+def record(graded: GradeRun, seed: int, failed: Verdicts, errors: Said, said: Said) -> None:
+    """One grade's verdict under ``seed``, its harness errors and what its failures said."""
+    failed[seed] = frozenset(graded.not_passed)
+    errors.update({rid: graded.outputs[rid] for rid in graded.errors})
+    for rid in failed[seed]:
+        said.setdefault(rid, graded.outputs[rid])
 
 
 def chosen(lab: str, args: argparse.Namespace) -> tuple[list[Variant], list[int]]:
@@ -45,11 +74,11 @@ def chosen(lab: str, args: argparse.Namespace) -> tuple[list[Variant], list[int]
     )
 
 
-def report(results: list[tuple[Variant, Verdicts, dict[str, str]]], seeds: list[int], started: float) -> int:
+def report(results: list[Graded], seeds: list[int], started: float) -> int:
     """Print each variant's verdicts; 1 when any changed with the seed, differs from its
     declaration, or met a harness error."""
     bad = 0
-    for variant, failed, errors in results:
+    for variant, failed, errors, said in results:
         verdicts = set(failed.values())
         steady = len(verdicts) == 1
         declared = all(f == variant.fails for f in failed.values())
@@ -60,6 +89,12 @@ def report(results: list[tuple[Variant, Verdicts, dict[str, str]]], seeds: list[
         if not steady:
             for seed, ids in failed.items():
                 print(f"      seed {seed}: {sorted(ids)}")
+        # What the grader said where the verdict varied or went past the declaration.
+        for rid in sorted(
+            (frozenset.union(*verdicts) - frozenset.intersection(*verdicts))
+            | (frozenset.union(*verdicts) - variant.fails)
+        ):
+            print(f"      {rid} said: " + said[rid].strip()[-900:].replace("\n", "\n      "))
         if errors:
             print(f"      harness errors on {sorted(errors)}; the first said:")
             print("      " + errors[min(errors)].strip()[-600:].replace("\n", "\n      "))
@@ -78,12 +113,13 @@ def main() -> int:
         base = Path(tmp)
         fixtures = build(base / "fixtures").root
 
-        def grade_all(variant: Variant) -> tuple[Variant, Verdicts, dict[str, str]]:
+        def grade_all(variant: Variant) -> Graded:
             work = base / variant.name
             walk_queue(work / "root", fixtures, variant.lay_out(work / "solution"))
             variant.after_walk(work / "root" / "q")
             failed: Verdicts = {}
-            errors: dict[str, str] = {}  # id -> what the grader said
+            errors: Said = {}
+            said: Said = {}
             for seed in seeds:
                 graded = grade(
                     work / "root",
@@ -92,11 +128,10 @@ def main() -> int:
                     lab="queue",
                     args=("--grader-seed", str(seed)),
                 )
-                failed[seed] = frozenset(graded.not_passed)
-                errors.update({rid: graded.outputs[rid] for rid in graded.errors})
-            return variant, failed, errors
+                record(graded, seed, failed, errors, said)
+            return variant, failed, errors, said
 
-        with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        with busy(args.busy), ThreadPoolExecutor(max_workers=args.jobs) as pool:
             results = list(pool.map(grade_all, picked))
     return report(results, seeds, started)
 

@@ -112,7 +112,14 @@ def test_batch_verdicts_equal_solo_verdicts(
     for student in STUDENTS:
         solo = grade(handed_in[1][student.name], fixture_tree.root, workdir("solo") / "state", lab="queue")
         assert by_name[student.name].status == GRADED
-        assert _statuses(by_name[student.name]) == solo.statuses, student.name
+        assert _statuses(by_name[student.name]) == solo.statuses, (
+            f"{student.name} ({student.queue.name})\nsolo: {solo.explain()}\nbatch: "
+            + "\n".join(
+                f"{rid}: {t.text}"
+                for rid, t in by_name[student.name].results.tests.items()
+                if t.outcome != "passed"
+            )
+        )
         assert all(solo.statuses[rid] == "failed" for rid in student.queue.fails)
         # What each student gets: results.json in Gradescope's format and the scoreboard.
         results = read_results(out / student.name / "results.json")
