@@ -15,13 +15,13 @@ are stamped with the wall clock (the node runs on this machine). If the grader d
 leaves the node, which ends the loop.
 
 The same evaluation guards the node, shared by a class, against a scene's scripts (when it runs
-from a bare VM: see Watch): a process of its own weighs what each of the run's vhosts holds
-(its queues', connections' and channels' processes, a quorum queue's log, a stream's files, the
-exchanges and bindings it declared) and takes a vhost that holds more than HELD_BOUND at once
-(its connections killed, the vhost deleted), after saying so ("f" line). The node's own bounds
-cannot do this: max-length and max-length-bytes count ready messages only, and a consumer that
-never acks with prefetch 0 takes every message out of their reach, up to the node's memory
-alarm, which blocks every publisher of every grade.
+from a bare VM: see Watch): a process of its own weighs, every GUARD_MS, what each of the run's
+vhosts holds (its queues', connections' and channels' processes, a quorum queue's log, a
+stream's files, the exchanges and bindings it declared) and takes a vhost that holds more than
+HELD_BOUND at once (its connections killed, the vhost deleted), after saying so ("f" line).
+The node's own bounds cannot do this: max-length and max-length-bytes count ready messages
+only, and a consumer that never acks with prefetch 0 takes every message out of their reach,
+up to the node's memory alarm, which blocks every publisher of every grade.
 """
 
 from __future__ import annotations
@@ -48,6 +48,11 @@ from grader.mq import amqp
 LIMIT = 600.0  # the loop inside the broker ends by itself after this long, whatever happens
 UP_WAIT = 60.0  # for the watch's first line: a VM boot on a machine under load
 EVERY_MS, BEAT_MS = 20, 100
+# The guard weighs every vhost of the run (its queues, connections, channels, exchanges and
+# bindings) each GUARD_MS: at the loop's 20 ms it cost the node as much as the loop itself
+# (bench/watch_cpu.py: one watch over 4 scenes' vhosts 58 ms of node CPU a second, 23 ms at
+# 200 ms). A script needs far longer than 200 ms to pile up HELD_BOUND past the bound.
+GUARD_MS = 200
 # The guard's bounds. What a scene's vhost may hold at once: a scene publishes a few dozen
 # claims of under 4 KiB, a correct consumer holds its prefetch of them, and a classic queue
 # process weighs some 10-100 KiB. Above HELD_ALARMING of the node's memory limit (the
@@ -202,7 +207,7 @@ take(V) ->
     [exit(P, kill) || T <- rabbit_connection_tracking:list(V), P <- tuple_to_list(T), is_pid(P)],
     spawn(fun() -> rabbit_vhost:delete(V, <<"lab-grader-guard">>) end).
 
-guard(C = #{bound := Bound, small := Small, alarming := Alarming, every := Every}, Taken) ->
+guard(C = #{bound := Bound, small := Small, alarming := Alarming, guard_every := Every}, Taken) ->
     case over(C) of
         true -> done;
         false ->
@@ -245,8 +250,9 @@ case code:is_loaded(Mod) of
     _ -> already
 end,
 Mod:run(#{{prefix => <<"{prefix}">>, names => [<<"{claim}">>, <<"{dead}">>], limit => {limit_ms},
-           every => {every_ms}, beat => {beat_ms}, bound => {bound}, small => {small},
-           alarming => {alarming}, trie_word => {trie_word}, guarded => {guarded}}}).
+           every => {every_ms}, guard_every => {guard_ms}, beat => {beat_ms},
+           bound => {bound}, small => {small}, alarming => {alarming}, trie_word => {trie_word},
+           guarded => {guarded}}}).
 """
 
 
@@ -393,6 +399,7 @@ class Watch:
                 dead=amqp.DEAD_QUEUE,
                 limit_ms=int(LIMIT * 1000),
                 every_ms=EVERY_MS,
+                guard_ms=GUARD_MS,
                 beat_ms=BEAT_MS,
                 bound=HELD_BOUND,
                 small=HELD_SMALL,
