@@ -21,6 +21,9 @@ from grader.machinery.runner import OwnProcess
 PARTNER = Path(str(resources.files("fixtures") / "files" / "partner.py"))
 
 LISTENING = re.compile(r"listening on (http://[\d.]+:\d+)")
+# A wait_for asks the partner again when its statistics change, and at least this often (the
+# condition may also look at something else: whether the consumer still runs, say).
+NUDGE = 0.25
 
 
 class Partner:
@@ -44,8 +47,11 @@ class Partner:
             time.sleep(0.02)
         self.url = said.group(1)
 
-    def stats(self) -> dict[str, Any]:
-        response = self._http.get(f"{self.url}/_stats", timeout=10)
+    def stats(self, since: int | None = None, wait: float = 0.0) -> dict[str, Any]:
+        """The statistics; with ``since`` (a "version" it answered), once they changed from
+        that version or ``wait`` seconds passed."""
+        query = "" if since is None else f"?since={since}&wait={wait:.3f}"
+        response = self._http.get(f"{self.url}/_stats{query}", timeout=10 + wait)
         response.raise_for_status()
         data: dict[str, Any] = response.json()
         return data
@@ -57,12 +63,15 @@ class Partner:
         self._http.post(f"{self.url}/_control", json=settings, timeout=10).raise_for_status()
 
     def wait_for(self, condition: Callable[[dict[str, Any]], bool], timeout: float) -> bool:
-        """Poll the statistics until ``condition`` holds; False when ``timeout`` passed first."""
+        """Ask the statistics until ``condition`` holds (again on each change, and every NUDGE
+        seconds); False when ``timeout`` passed first."""
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if condition(self.stats()):
+        version = None
+        while (left := deadline - time.monotonic()) > 0:
+            stats = self.stats(version, min(left, NUDGE))
+            if condition(stats):
                 return True
-            time.sleep(0.05)
+            version = stats["version"]
         return False
 
     def stop(self) -> None:
