@@ -467,7 +467,9 @@ class KillWindow:
     ended_early: bool  # ended by itself before its ack was seen
 
 
-def _kill_right_after_its_ack(scene: Scene, process: Process, claim: Claim, hold: bool = True) -> KillWindow:
+def _kill_right_after_its_ack(
+    scene: Scene, process: Process, claim: Claim, held: int, hold: bool = True
+) -> KillWindow:
     """Publish ``claim`` with the record held (_record_held) and SIGKILL the consumer as soon as
     it is seen to have acked it: whatever it does after its ack never happens. A consumer that
     records before it acks waits at the lock first (seen: asleep with EAI_MQ_DB open, before
@@ -479,6 +481,11 @@ def _kill_right_after_its_ack(scene: Scene, process: Process, claim: Claim, hold
     acked already (it acked, then went to record: killed there) or held unacked (it waits to
     record before its ack: let go). A consumer seen asleep before it even took the claim
     slept for reasons of its own: looked at again.
+
+    ``held``: what claim.in held before ``claim`` was published (a duplicate a wrong consumer
+    never acks, say): the claim is acked once claim.in holds no more than that. Waiting for an
+    empty claim.in instead never ended for such a consumer: it was killed after TAKE_WAIT, and
+    its ack was never seen.
 
     Not ``hold``: nothing is held, and the kill comes when the ack is seen (a trial after one
     where the consumer ended by itself at the held record)."""
@@ -495,7 +502,7 @@ def _kill_right_after_its_ack(scene: Scene, process: Process, claim: Claim, hold
         look before that may still show claim.in as it was before the claim arrived (seen on
         a loaded node), and no consumer acks a claim it never received."""
         nonlocal posted
-        if not figures.claim_known or figures.in_claim != 0:
+        if not figures.claim_known or figures.in_claim > held:
             return False
         posted = posted or partner.calls(claim.guid) >= 1
         return posted
@@ -581,7 +588,7 @@ def dedup(lab: MqLab) -> DedupRuns | Missing:
             # What claim.in holds already (a duplicate a wrong consumer never acked, say): only
             # more than that after the kill is the fresh claim come back.
             held = watch.now().in_claim
-            window = _kill_right_after_its_ack(scene, process, fresh, hold)
+            window = _kill_right_after_its_ack(scene, process, fresh, held, hold)
             fresh_calls = partner.calls(fresh.guid)
             back = _released(watch)
             if spare is None or back is None or not back.claim_known:
