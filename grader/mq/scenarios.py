@@ -435,15 +435,30 @@ def prefetch_two(lab: MqLab) -> PrefetchRun | Missing:
 # step 8 --------------------------------------------------------------------------------------
 @contextlib.contextmanager
 def _record_held(scene: Scene, hold: bool = True) -> Iterator[Callable[[], None]]:
-    """SQLite's write lock held on the consumer's EAI_MQ_DB (as the scripts: it is theirs), so
-    that no record can be written until ``release()`` (or the block's end). Nothing is held
-    when the file is not there or not SQLite (M8.3 says so), or not ``hold``."""
+    """A lock held on the consumer's EAI_MQ_DB (as the scripts: it is theirs), so that no
+    record can be committed until ``release()`` (or the block's end). Nothing is held when the
+    file is not there or not SQLite (M8.3 says so), or not ``hold``.
+
+    A rollback-journal database gets a read lock: the consumer may begin its transaction and
+    write, and waits at its COMMIT, so a consumer that acks before it commits is seen to have
+    acked while it waits (red team 24: with the write lock held, one that began its
+    transaction before the POST waited at the BEGIN, was let go as one that records first, and
+    then acked before its COMMIT; nor could a probe of the write lock tell the trial apart). A
+    WAL database's commit cannot be held back by a reader: it gets the write lock."""
     conn: sqlite3.Connection | None = None
     with acting.as_scripts(scene.lab.grading.identity):
         if hold and drive.is_sqlite(scene.db) and sqlitebound.not_a_file(scene.db) is None:
-            with contextlib.suppress(sqlite3.Error):
+            try:
                 conn = sqlite3.connect(scene.db, timeout=10, isolation_level=None)
-                conn.execute("BEGIN IMMEDIATE")
+                if str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower() == "wal":
+                    conn.execute("BEGIN IMMEDIATE")
+                else:
+                    conn.execute("BEGIN")
+                    conn.execute("SELECT count(*) FROM sqlite_master").fetchall()  # its read lock
+            except sqlite3.Error:  # held by the consumer itself (locking_mode=EXCLUSIVE, say)
+                if conn is not None:
+                    conn.close()
+                conn = None
 
     def release() -> None:
         nonlocal conn
@@ -472,9 +487,10 @@ def _kill_right_after_its_ack(
 ) -> KillWindow:
     """Publish ``claim`` with the record held (_record_held) and SIGKILL the consumer as soon as
     it is seen to have acked it: whatever it does after its ack never happens. A consumer that
-    records before it acks waits at the lock first (seen: asleep with EAI_MQ_DB open, before
-    its POST or after it: a transaction across the POST is fine) and is let go on then, to
-    record and ack; one that acks first is killed with its record unwritten, every run.
+    records before it acks waits at the lock first (seen: asleep with EAI_MQ_DB open; at its
+    COMMIT, or in WAL at its first write, which may come before its POST: a transaction across
+    the POST is fine) and is let go on then, to record and ack; one that acks first is killed
+    with its record unwritten (or uncommitted), every run.
 
     Which of the two waits is told by events, not by a clock: the first look of the broker
     taken after the consumer was seen waiting (one in which claim.in answered) shows the claim
@@ -570,7 +586,7 @@ def dedup(lab: MqLab) -> DedupRuns | Missing:
         # Each time: once claim.in holds nothing, a barrier (one more claim, POSTed and acked)
         # shows the consumer has finished with the claim before the calls are counted.
         drive.decided(scene, process, [claim])
-        drive.barrier(lab, scene, process)
+        acks_when_free = drive.barrier(lab, scene, process)  # nothing held: it acked the barrier
         after_success = partner.calls(claim.guid)
         ended_before_repeat = not process.running()
         amqp.publish(scene.url, claim)
@@ -594,11 +610,16 @@ def dedup(lab: MqLab) -> DedupRuns | Missing:
             if spare is None or back is None or not back.claim_known:
                 break
             came_back = back.in_claim > held
-            if window.ended_early and hold and came_back:
-                # It ended by itself, unacked, while the grader held EAI_MQ_DB's write lock: a
-                # write of its before its ack does not wait at a lock (the sqlite3 shell, which
-                # has no busy timeout, fails at once). The lock is the grader's doing, never the
-                # lab's, so the next trial holds nothing and kills it when its ack is seen.
+            quiet = acks_when_free and not (window.ack_seen or window.waited)
+            if hold and came_back and (window.ended_early or quiet):
+                # It ended by itself, unacked, while the grader held EAI_MQ_DB's lock: a write
+                # of its before its ack does not wait at a lock (the sqlite3 shell, which has no
+                # busy timeout, fails at once). Or, though it acks when nothing is held, it
+                # neither acked nor was seen waiting at the lock within TAKE_WAIT: it retries
+                # its record in a way not seen as waiting (closes the file and sleeps between
+                # tries: red team 24, a correct consumer that failed M8.2). The lock is the
+                # grader's doing, never the lab's, so the next trial holds nothing and kills it
+                # when its ack is seen.
                 hold = False
             elif not window.ack_seen or not came_back:
                 break  # acked when it was killed (the trial M8.2 judges), or never acked
