@@ -429,6 +429,8 @@ def test_names_that_would_take_the_batchs_own_files_are_refused_before_grading(
         ([os.fsdecode(b"a\xffb"), "kim"], "is not UTF-8"),  # crashed the batch at grades.csv
         (["kim\u200b", "lee"], "invisible"),
         (["kim\u202eevil", "lee"], "invisible"),
+        (["mona\u2028zed,graded,28,28", "lee"], "invisible"),  # a line to str.splitlines (red team 24)
+        (["mona\u2029zed", "lee"], "invisible"),
         ([unicodedata.normalize("NFC", "김민수"), unicodedata.normalize("NFD", "김민수")], "looks the same"),
         (["Kim", "kim"], "looks the same"),
         (["kim", "\u043aim"], "looks the same"),  # Cyrillic к (red team 6)

@@ -362,7 +362,17 @@ def _own_ledger(
     if ddl is None:
         return Missing(shown, "processed 테이블이 없음"), None
     copy = work / "own.db"
-    ledger.copy_of(student_db, copy)  # before any script of the box runs: then it is theirs
+    try:
+        ledger.copy_of(student_db, copy)  # before any script of the box runs: then it is theirs
+    except sqlite3.OperationalError as exc:
+        if exc.sqlite_errorcode != sqlite3.SQLITE_FULL:
+            raise
+        # The box's bounded scratch cannot hold it: a ledger of this lab is a few hundred rows
+        # (red team 24: one of 140 MiB made Q6.1-Q6.4 a grader error in student mode).
+        copy.unlink(missing_ok=True)
+        size = student_db.stat().st_size >> 20
+        why = f"ledger.db({size} MiB)가 너무 커서 order-check.sql 을 돌릴 사본을 만들 공간이 없음"
+        return Missing(shown, why), ddl
     lab.grading.identity.hand_over(copy)
     return run(copy), ddl
 
