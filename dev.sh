@@ -13,6 +13,7 @@
 #   ./dev.sh bench load       solo vs 8 graders at once on one broker (bench/load.py)
 #   ./dev.sh bench big_tree   a queue grade plain vs 100,000 extra files in q/done
 #   ./dev.sh bench cpu        CPU-seconds of an mq grade by kind of process (process accounting)
+#   ./dev.sh bench watch_cpu  node CPU a second the live watch costs (bench/watch_cpu.py)
 #   ./dev.sh mutants [FILE...]  mutation score of the reference solutions (a benchmark, about
 #                       half an hour on 2 cores; see bench/mutation/__main__.py)
 #   ./dev.sh class-bench  grade a generated class of 24 with --jobs 1, then batch's default and twice
@@ -130,7 +131,7 @@ case "${1:-}" in
         system_packages
         virtualenv ""
         case "${2:-}" in
-            load | big_tree) exec .venv/bin/python "bench/$2.py" "${@:3}" ;;
+            load | big_tree | watch_cpu) exec .venv/bin/python "bench/$2.py" "${@:3}" ;;
             cpu)
                 command -v accton >/dev/null || apt_install acct
                 exec .venv/bin/python bench/cpu_profile.py "${@:3}"
