@@ -29,6 +29,7 @@ from fixtures.tree import MQ_PLUGINS, build
 from grader.classroom.batch import GRADED, BatchOptions, Graded, default_jobs, run_batch
 from grader.machinery.broker import start_local
 from tests.classgen import Student, hand_in, roster
+from tests.terminate import exit_on_sigterm
 
 LABS = ("queue", "mq")
 AIM = 90.0  # seconds for the class of 24 (issue 17)
@@ -84,6 +85,7 @@ def figures(jobs: int, graded: list[Graded], seconds: float, cpu: float) -> str:
 
 
 def main() -> int:
+    exit_on_sigterm()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=24)
     parser.add_argument(

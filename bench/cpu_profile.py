@@ -38,6 +38,7 @@ sys.path.insert(0, str(REPO))
 
 from bench.grade_time import _as_before, running_broker  # noqa: E402
 from grader.machinery.identity import COUNT, FIRST  # noqa: E402
+from tests.terminate import exit_on_sigterm  # noqa: E402
 
 # struct acct_v3 (linux/acct.h): flag, version, tty, exitcode, uid, gid, pid, ppid, btime,
 # etime, then utime, stime, mem, io, rw, minflt, majflt, swaps (comp_t), then comm[16]
@@ -140,6 +141,7 @@ def report(label: str, runs: list[tuple[float, Counted]]) -> None:
 
 
 def main() -> int:
+    exit_on_sigterm()
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--against", type=Path, help="another checkout, measured turn about with this one")

@@ -39,6 +39,7 @@ from fixtures.tree import MQ_PLUGINS, build  # noqa: E402
 from grader.config import AMQP_URL_VARIABLE, MANAGEMENT_URL_VARIABLE  # noqa: E402
 from grader.machinery.broker import start_local  # noqa: E402
 from solutions.walkthrough import walk_mq  # noqa: E402
+from tests.terminate import exit_on_sigterm  # noqa: E402
 
 URL_FLAGS = (("amqp-url", AMQP_URL_VARIABLE), ("management-url", MANAGEMENT_URL_VARIABLE))
 SHOWN = 5  # stages and scenarios listed per case
@@ -124,6 +125,7 @@ def measured(label: str, runs: int, args: list[str], env: dict[str, str], agains
 
 
 def main() -> int:
+    exit_on_sigterm()
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument(

@@ -26,6 +26,7 @@ from pathlib import Path
 from fixtures.tree import MQ_PLUGINS, build
 from grader.config import AMQP_URL_VARIABLE, MANAGEMENT_URL_VARIABLE
 from grader.machinery.broker import Broker, start_local
+from tests.terminate import exit_on_sigterm
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -57,6 +58,7 @@ def grade(broker_args: list[str], env: dict[str, str], state: Path, extra: list[
 
 
 def main() -> int:
+    exit_on_sigterm()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--at-once", type=int, default=8)
     parser.add_argument("--broker", help="an AMQP URL with admin rights (default: a private node)")

@@ -26,11 +26,13 @@ from bench.seeds import Graded, Said, Verdicts, busy, chosen, options, record, r
 from fixtures.tree import MQ_PLUGINS, build
 from grader.machinery.broker import start_local
 from tests.conftest import SharedBroker
+from tests.terminate import exit_on_sigterm
 from tests.test_variants import grade_mq
 from tests.variants.variant import Variant
 
 
 def main() -> int:
+    exit_on_sigterm()
     args = options(__doc__.splitlines()[0], jobs=2)
     picked, seeds = chosen("mq", args)
     started = time.monotonic()

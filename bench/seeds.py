@@ -29,6 +29,7 @@ from fixtures.tree import build
 from solutions.walkthrough import walk_queue
 from tests.grading import Graded as GradeRun
 from tests.grading import grade
+from tests.terminate import exit_on_sigterm
 from tests.variants.variant import Variant, variants
 
 Verdicts = dict[int, frozenset[str]]  # seed -> the ids a variant did not pass
@@ -106,6 +107,7 @@ def report(results: list[Graded], seeds: list[int], started: float) -> int:
 
 
 def main() -> int:
+    exit_on_sigterm()
     args = options(__doc__.splitlines()[0], jobs=3)
     picked, seeds = chosen("queue", args)
     started = time.monotonic()

@@ -30,6 +30,7 @@ from grader.machinery import proctable
 from grader.machinery.broker import VHOST_PREFIX, Broker, start_local
 from grader.mq import amqp
 from grader.mq.live import GUARD_MS, Watch
+from tests.terminate import exit_on_sigterm
 
 
 def node_cpu(pid_file: Path) -> float:
@@ -43,6 +44,7 @@ def node_cpu(pid_file: Path) -> float:
 
 
 def main() -> int:
+    exit_on_sigterm()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--scenes", type=int, default=4)

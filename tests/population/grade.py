@@ -32,6 +32,7 @@ from pathlib import Path
 from fixtures.tree import FixtureTree, build
 from tests.conftest import SharedBroker, private_node
 from tests.grading import Graded, grade
+from tests.terminate import exit_on_sigterm
 
 HERE = Path(__file__).resolve().parent
 POD = HERE / "pod.sh"
@@ -210,6 +211,7 @@ def report(verdicts: list[Verdict]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    exit_on_sigterm()
     parser = argparse.ArgumentParser(prog="python -m tests.population.grade")
     parser.add_argument("names", nargs="*", help="only these submissions (folder names)")
     parser.add_argument("--lab", choices=sorted(LAB_DIR))
