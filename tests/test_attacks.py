@@ -14,6 +14,7 @@ to see the attacks succeed there).
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import re
@@ -21,6 +22,7 @@ import resource
 import secrets
 import shutil
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -35,6 +37,7 @@ import pytest
 from fixtures.tree import FixtureTree
 from grader.config import AMQP_URL_VARIABLE, EXIT_REFUSED
 from grader.machinery import traverse
+from grader.machinery.rundir import BOX_SCRATCH
 from grader.machinery.sandbox import RELAY_MOST
 from grader.machinery.snapshot import tree_digest
 from grader.machinery.treecopy import remove_tree
@@ -984,3 +987,22 @@ def test_a_default_acl_on_the_lab_root_leaves_the_copy_the_scripts(
     assert not graded.errors and not graded.not_passed, graded.explain()
     assert graded.lab_root_unchanged
     assert os.getxattr(root, "system.posix_acl_default") == read_only
+
+
+def test_a_ledger_too_big_for_the_scratch_fails_q6_1_and_is_no_grader_error(
+    fixture_tree: FixtureTree, workdir: Callable[[str], Path]
+) -> None:
+    """A ledger.db bigger than a box's scratch cannot be copied there for order-check.sql: Q6.1
+    fails saying so, the other ids of step 6 judge the grader's own ledgers (red team 24: a
+    ledger of 140 MiB made Q6.1-Q6.4 a grader error)."""
+    base = workdir("big-ledger")
+    root = base / "root"
+    walk_queue(root, fixture_tree.root)
+    with contextlib.closing(sqlite3.connect(root / "q" / "ledger.db")) as conn, conn:
+        conn.execute("CREATE TABLE attachments (body BLOB)")
+        for _ in range((BOX_SCRATCH >> 20) + 8):
+            conn.execute("INSERT INTO attachments VALUES (zeroblob(1 << 20))")
+    graded = grade(root, fixture_tree.root, base / "state", lab="queue")
+    assert not graded.errors, graded.explain()
+    assert "Q6.1" in graded.not_passed and "너무 커서" in graded.outputs["Q6.1"], graded.explain()
+    assert {"Q6.2", "Q6.3", "Q6.4"}.isdisjoint(graded.not_passed), graded.explain()
