@@ -19,6 +19,9 @@ one file.
 variant.toml may also say away_fails = [...] (mq): the exact ids it must fail when graded away
 from the student's pod (--away-from-pod: M1.3 reads status.txt), when they differ from fails.
 
+variant.toml may also say based_on = "<name>": it is laid out as that variant is, and its own
+patches and files go over that (a mistake made in another correct variant's way of writing).
+
 variant.toml may also say student_broker = "down" (mq): the student's rabbit@localhost is not
 running when they grade (the grader then finds no node on 5672 and starts its own).
 
@@ -45,7 +48,7 @@ SOLUTIONS = VARIANTS.parent.parent / "solutions"
 NOT_LAID_OUT = ("variant.toml", "__init__.py", "after-walk.sh", "*.patch", "__pycache__")
 
 
-KEYS = {"why", "fails", "student_broker", "away_fails"}
+KEYS = {"why", "fails", "student_broker", "away_fails", "based_on"}
 ONE_FILE_KEYS = {"patch", "files", "after_walk"}
 
 
@@ -99,8 +102,12 @@ class Variant:
         return self.folder.is_file()
 
     def lay_out(self, dest: Path) -> Path:
-        """The reference solution with this variant's patches and files, at ``dest``."""
-        shutil.copytree(SOLUTIONS / self.lab, dest, ignore=shutil.ignore_patterns("__pycache__"))
+        """The reference solution (or the variant it is based on) with this variant's patches
+        and files, at ``dest``."""
+        if based_on := self.data.get("based_on"):
+            Variant.named(self.lab, based_on).lay_out(dest)
+        else:
+            shutil.copytree(SOLUTIONS / self.lab, dest, ignore=shutil.ignore_patterns("__pycache__"))
         if self.one_file:
             if patch := self.data.get("patch"):
                 subprocess.run(["patch", "-s", "-p1", "-d", str(dest)], input=patch.encode(), check=True)
