@@ -35,7 +35,7 @@ from grader.classroom.markdown import finding as markdown_finding
 from grader.labs import CATALOGUE
 from grader.machinery import acting, erlang, identity, proctable, shebang, traverse, treecopy
 from grader.machinery import cgroup as cgroup_module
-from grader.machinery.inotify import Watcher, travel
+from grader.machinery.inotify import Touches, Watcher, travel
 from grader.machinery.interrupts import Interrupts
 from grader.machinery.nodes import stop_node
 from grader.machinery.rundir import BOUNDED, BOX_SCRATCH, RunDir
@@ -1319,6 +1319,47 @@ def test_inotify_follows_files_through_subfolders_of_processing(tmp_path: Path) 
     assert watcher.subdirs == 1
     assert all(seen.hops[n] == ["inbox", "processing", "done"] for n in names), seen.hops
     assert seen.skipped_processing() == []
+
+
+def test_a_write_begun_under_a_read_lock_is_seen_by_its_journal(tmp_path: Path) -> None:
+    """M8.2's held record: a writer with no busy timeout that gives up at the lock and closes
+    its file is never seen asleep there; its try shows by the rollback journal it made. A
+    reader makes none; each try is seen once, and a later try again."""
+    db = tmp_path / "eai_mq.db"
+    with sqlite3.connect(db) as setup:
+        setup.execute("CREATE TABLE seen (id TEXT PRIMARY KEY)")
+    setup.close()
+    held = sqlite3.connect(db, isolation_level=None)
+    held.execute("BEGIN")
+    held.execute("SELECT count(*) FROM sqlite_master").fetchall()  # a read lock, as M8.2 holds
+
+    def reads() -> None:
+        with contextlib.closing(sqlite3.connect(db, timeout=0)) as reader:
+            reader.execute("SELECT count(*) FROM seen").fetchall()
+
+    def tries(guid: str) -> None:
+        with contextlib.closing(sqlite3.connect(db, timeout=0)) as writer:
+            writer.execute("INSERT INTO seen VALUES (?)", (guid,))
+            with pytest.raises(sqlite3.OperationalError, match="locked"):
+                writer.commit()
+
+    with Touches(tmp_path, [db.name + "-journal"]) as writing:
+        reads()
+        assert not writing.seen()
+        tries("one")
+        assert not (tmp_path / (db.name + "-journal")).exists()  # gone again when it closed
+        assert writing.seen()
+        assert not writing.seen()
+        reads()
+        assert not writing.seen()
+        tries("two")
+        assert writing.seen()
+    held.execute("ROLLBACK")
+    held.close()
+    assert sqlite3.connect(db).execute("SELECT count(*) FROM seen").fetchone() == (0,)
+    gone = Touches(tmp_path / "missing", ["x"])  # nothing to watch: never seen, no error
+    assert not gone.seen()
+    gone.close()
 
 
 def test_a_leftover_fails_the_id_its_lab_names_for_the_script() -> None:

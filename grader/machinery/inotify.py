@@ -8,6 +8,9 @@ link (link, then unlink the name in inbox: Maildir's claim), which is a claim li
 processing/ (one per consumer, say) count as processing/ and are watched as they appear, and so
 does a processing/ made again (a consumer that removes and makes it when it starts: red team
 17, its files were taken for moved past processing/).
+
+``Touches`` says only whether some file of a few names was made or written since it was last
+asked (a database's rollback journal appearing: a write begun).
 """
 
 from __future__ import annotations
@@ -28,12 +31,14 @@ IN_OPEN = 0x20
 IN_MOVED_FROM = 0x40
 IN_MOVED_TO = 0x80
 IN_CREATE = 0x100
+IN_MODIFY = 0x02
 IN_DELETE = 0x200
 IN_Q_OVERFLOW = 0x4000
 IN_ISDIR = 0x40000000
 IN_NONBLOCK = 0o4000
 IN_CLOEXEC = 0o2000000
 WATCHED = IN_CLOSE_WRITE | IN_OPEN | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE
+TOUCHED = IN_CREATE | IN_MODIFY | IN_MOVED_TO  # a file made, written or moved in (Touches)
 PARENT = "(parent)"  # the label of processing/'s parent, watched for a processing/ made again
 HEADER = struct.Struct("iIII")
 
@@ -201,3 +206,44 @@ def travel(
     for origin in leaving.values():  # moved somewhere unwatched
         result.hops[origin].append("(밖)")
     return result
+
+
+class Touches:
+    """Whether a file of a few names in one directory was made or written since last asked.
+
+    No thread: the kernel queues the events and ``seen`` drains them. A directory that cannot
+    be watched (gone, or no inotify instance left) is never seen touched; callers keep their
+    other signs and bounds."""
+
+    def __init__(self, directory: Path, names: Iterable[str]) -> None:
+        self._names = {os.fsencode(n) for n in names}
+        self._fd = _libc.inotify_init1(IN_NONBLOCK | IN_CLOEXEC)
+        if self._fd >= 0 and _libc.inotify_add_watch(self._fd, os.fsencode(directory), TOUCHED) < 0:
+            os.close(self._fd)
+            self._fd = -1
+
+    def seen(self) -> bool:
+        touched = False
+        while self._fd >= 0:
+            try:
+                data = os.read(self._fd, 1 << 16)
+            except BlockingIOError:
+                break
+            offset = 0
+            while offset < len(data):
+                _wd, mask, _cookie, length = HEADER.unpack_from(data, offset)
+                name = data[offset + HEADER.size : offset + HEADER.size + length].rstrip(b"\0")
+                offset += HEADER.size + length
+                touched = touched or bool(mask & IN_Q_OVERFLOW) or name in self._names
+        return touched
+
+    def close(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+    def __enter__(self) -> Touches:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -19,7 +19,7 @@ import pytest
 import requests
 
 from fixtures.claims import Claim, Outcome
-from grader.machinery import acting, sqlitebound
+from grader.machinery import acting, inotify, sqlitebound
 from grader.machinery.broker import BrokerUnavailable
 from grader.machinery.runner import Process, RunResult
 from grader.machinery.waiting import waiting_on
@@ -491,13 +491,17 @@ def _kill_right_after_its_ack(
     records before it acks waits at the lock first (seen: asleep with EAI_MQ_DB open; at its
     COMMIT, or in WAL at its first write, which may come before its POST: a transaction across
     the POST is fine) and is let go on then, to record and ack; one that acks first is killed
-    with its record unwritten (or uncommitted), every run.
+    with its record unwritten (or uncommitted), every run. A consumer that does not sleep at
+    the lock but gives up and tries again later (no busy timeout; it closes the file between
+    tries) shows its tries by the rollback journal it makes each time it begins to write:
+    that too is "at the lock" (before this it was let go only after TAKE_WAIT, to a trial
+    holding nothing).
 
     Which of the two waits is told by events, not by a clock: the first look of the broker
     taken after the consumer was seen waiting (one in which claim.in answered) shows the claim
     acked already (it acked, then went to record: killed there) or held unacked (it waits to
-    record before its ack: let go). A consumer seen asleep before it even took the claim
-    slept for reasons of its own: looked at again.
+    record before its ack: let go). A consumer seen at EAI_MQ_DB before it even took the claim
+    was there for reasons of its own: looked at again.
 
     ``before``: claim.in before ``claim`` was published (a duplicate a wrong consumer never
     acks, say): the claim is acked once claim.in holds no more than then, and held by the
@@ -508,7 +512,7 @@ def _kill_right_after_its_ack(
     where the consumer ended by itself at the held record)."""
     watch = drive.watch(scene)
     files = [scene.db, *(scene.db.with_name(scene.db.name + s) for s in ("-journal", "-wal", "-shm"))]
-    asleep_at_db = False  # as last seen: one look, never taken back by a later one
+    at_db = False  # as last seen: one look, never taken back by a later one
 
     partner = scene.partner
     assert partner is not None
@@ -524,23 +528,23 @@ def _kill_right_after_its_ack(
         posted = posted or partner.calls(claim.guid) >= 1
         return posted
 
-    def asleep_or_ended() -> bool:
-        nonlocal asleep_at_db
+    def at_db_or_ended() -> bool:
+        nonlocal at_db
         if not process.running():
             return True
-        asleep_at_db = waiting_on(process.pid, files)
-        return asleep_at_db
+        at_db = writing.seen() or waiting_on(process.pid, files)
+        return at_db
 
     waited = False
-    with _record_held(scene, hold) as release:
+    with _record_held(scene, hold) as release, inotify.Touches(scene.db.parent, [files[1].name]) as writing:
         amqp.publish(scene.url, claim)
         # Bounded only for one that neither acks nor records (it is then killed, and M8.2
         # judges what it left): anything else acks or waits at once.
         deadline = time.monotonic() + drive.TAKE_WAIT
         seen = None
         while seen is None and process.running() and (left := deadline - time.monotonic()) > 0:
-            seen = watch.when(acked, left, until=asleep_or_ended)
-            if seen is not None or not asleep_at_db:
+            seen = watch.when(acked, left, until=at_db_or_ended)
+            if seen is not None or not at_db:
                 break
             # Frozen at once (its busy wait then spends none of its own timeout), it waits
             # for the first look taken after that in which claim.in answered, however long
