@@ -5,7 +5,8 @@
 The class (tests/classgen.py) mixes correct solutions and one-mistake mutants of both labs,
 half packed, half as folders. The ``--jobs 1`` run grades each submission alone: its verdicts
 are the solo verdicts, and each must name the mutant's mistake. Every parallel run (each job
-count of ``--jobs``, by default batch's default and twice it, ``--runs`` times in a row) must
+count of ``--jobs``: a count, ``auto`` for batch's default, which chooses as it goes, or
+``auto2``, that default with its ends doubled; by default ``auto,auto2``; ``--runs`` times in a row) must
 give the same verdict on every id of every student. Prints for each run its wall time,
 submissions a minute, the speed-up over ``--jobs 1`` and the CPU-seconds a grade (the whole
 machine's busy time over the run, from /proc/stat, divided by the submissions: run it on a
@@ -26,7 +27,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from fixtures.tree import MQ_PLUGINS, build
-from grader.classroom.batch import GRADED, BatchOptions, Graded, default_jobs, run_batch
+from grader.classroom.batch import GRADED, BatchOptions, Graded, default_jobs, most_jobs, run_batch
+from grader.classroom.shards import read_manifest
+from grader.machinery.admission import cpu_times
 from grader.machinery.broker import start_local
 from tests.classgen import Student, hand_in, roster
 from tests.terminate import exit_on_sigterm
@@ -38,10 +41,7 @@ SLOWEST = 4  # grades named with their wall time
 
 def busy_seconds() -> float:
     """CPU-seconds the whole machine has spent busy since boot (/proc/stat, every core)."""
-    user, nice, system, _idle, _iowait, irq, softirq = (
-        int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:8]
-    )
-    return (user + nice + system + irq + softirq) / os.sysconf("SC_CLK_TCK")  # guests are in user
+    return cpu_times().busy / os.sysconf("SC_CLK_TCK")
 
 
 def verdicts(graded: list[Graded]) -> dict[str, dict[str, str]]:
@@ -65,20 +65,34 @@ def wrong_about_mistakes(students: list[Student], solo: dict[str, dict[str, str]
     return problems
 
 
-def timed_batch(submissions: list[Path], out: Path, jobs: int) -> tuple[list[Graded], float, float]:
-    """The class graded with ``jobs`` at once: its grades, the wall time and CPU-s a grade."""
+def job_counts(spec: str) -> tuple[int, int | None]:
+    """``N``: N at once; ``auto``: batch's default (from default_jobs up to most_jobs as the
+    machine shows spare CPU); ``autoK``: that default with both ends times K."""
+    if not spec.startswith("auto"):
+        return int(spec), None
+    times = int(spec[4:] or 1)
+    return times * most_jobs(), times * default_jobs(LABS)
+
+
+def timed_batch(submissions: list[Path], out: Path, spec: str) -> tuple[list[Graded], float, float]:
+    """The class graded as ``spec`` says (job_counts): its grades, the wall time and CPU-s a
+    grade."""
+    jobs, least = job_counts(spec)
     started, busy = time.monotonic(), busy_seconds()
     graded = run_batch(
-        submissions, BatchOptions(out=out, labs=LABS, jobs=jobs, force=True, progress=lambda line: None)
+        submissions,
+        BatchOptions(out=out, labs=LABS, jobs=jobs, least_jobs=least, force=True, progress=lambda line: None),
     )
     seconds = time.monotonic() - started
     return graded, seconds, (busy_seconds() - busy) / max(1, len(graded))
 
 
-def figures(jobs: int, graded: list[Graded], seconds: float, cpu: float) -> str:
+def figures(spec: str, graded: list[Graded], seconds: float, cpu: float, out: Path) -> str:
     slowest = sorted(graded, key=lambda g: -g.seconds)[:SLOWEST]
+    jobs, least = job_counts(spec)
+    chosen = f" (from {least} to {jobs}: reached {read_manifest(out).jobs})" if least is not None else ""
     return (
-        f"--jobs {jobs}: {seconds:.0f} s, {len(graded) / seconds * 60:.1f} submissions/min, "
+        f"--jobs {spec}{chosen}: {seconds:.0f} s, {len(graded) / seconds * 60:.1f} submissions/min, "
         f"{cpu:.1f} CPU-s a grade, {sum(g.seconds for g in graded) / len(graded):.1f} s a grade "
         f"(slowest: {', '.join(f'{g.name} {g.seconds:.0f} s' for g in slowest)})"
     )
@@ -90,9 +104,10 @@ def main() -> int:
     parser.add_argument("--size", type=int, default=24)
     parser.add_argument(
         "--jobs",
-        default=f"{default_jobs(LABS)},{2 * default_jobs(LABS)}",
-        help="grades at once to compare with --jobs 1 (a comma list: 2,3,4; default: batch's "
-        "default and twice it)",
+        default="auto,auto2",
+        help="grades at once to compare with --jobs 1, a comma list of counts or 'auto' (batch's "
+        "default: chosen as it goes) or 'auto2' (that default, both its ends doubled); default: "
+        "auto,auto2",
     )
     parser.add_argument("--runs", type=int, default=1, help="runs in a row of each job count")
     parser.add_argument("--keep", type=Path, help="copy each parallel run's output (report.html, ...) here")
@@ -115,12 +130,12 @@ def main() -> int:
             " correct in both",
             flush=True,
         )
-        solo, solo_s, solo_cpu = timed_batch(submissions, base / "solo", 1)
-        print(figures(1, solo, solo_s, solo_cpu), flush=True)
+        solo, solo_s, solo_cpu = timed_batch(submissions, base / "solo", "1")
+        print(figures("1", solo, solo_s, solo_cpu, base / "solo"), flush=True)
         problems = [f"{g.name}: {g.status} {g.note[:300]}" for g in solo if g.status != GRADED]
         problems += wrong_about_mistakes(students, verdicts(solo))
         alone = verdicts(solo)
-        for jobs in (int(j) for j in args.jobs.split(",") for _ in range(args.runs)):
+        for jobs in (j for j in args.jobs.split(",") for _ in range(args.runs)):
             both, both_s, cpu = timed_batch(submissions, base / f"jobs{jobs}", jobs)
             together = verdicts(both)
             differ = [f"{g.name}: {g.status} {g.note[:300]}" for g in both if g.status != GRADED]
@@ -131,7 +146,7 @@ def main() -> int:
                 if together[name].get(rid) != alone[name][rid]
             ]
             print(
-                f"{figures(jobs, both, both_s, cpu)}; speed-up {solo_s / both_s:.2f}x; "
+                f"{figures(jobs, both, both_s, cpu, base / f'jobs{jobs}')}; speed-up {solo_s / both_s:.2f}x; "
                 f"{'every verdict equals the solo verdict' if not differ else 'VERDICTS DIFFER'}; "
                 f"aim (under {AIM:g} s) {'met' if both_s < AIM else 'NOT met'}",
                 flush=True,

@@ -54,7 +54,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
             f"run as users of this machine: pass them in ${AMQP_URL_VARIABLE} and "
             f"${MANAGEMENT_URL_VARIABLE} instead (a process's environment is its user's alone)"
         )
-    jobs, fewer = jobs_for(args.jobs, _labs(args.lab), sandbox != NONE)
+    jobs, least_jobs, fewer = jobs_for(args.jobs, _labs(args.lab), sandbox != NONE)
     if fewer:
         print(fewer, file=sys.stderr)
     amqp_url = args.amqp_url or os.environ.get(AMQP_URL_VARIABLE)
@@ -70,6 +70,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
         scripts_root=scripts_root,
         sandbox=sandbox,
         shard=args.shard or WHOLE,
+        least_jobs=least_jobs,
     )
     # The first Ctrl-C (or SIGTERM, SIGHUP) stops the batch: every grader run is stopped and
     # restores its copy; later ones only say so, so they cannot cut that cleanup short.
@@ -159,8 +160,9 @@ def parser() -> argparse.ArgumentParser:
     batch.add_argument(
         "--jobs",
         type=int,
-        help="submissions graded at once (default: one "
-        "per two CPU cores with the mq lab, one per core for queue alone)",
+        help="submissions graded at once (default: chosen as it goes: from one per two CPU "
+        "cores with the mq lab, one per core for queue alone, up to two per core while the "
+        "cores have time to spare)",
     )
     batch.add_argument("--lab", choices=LABS)
     batch.add_argument("--force", action="store_true", help="regrade unchanged submissions too")

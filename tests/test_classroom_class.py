@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from fixtures.tree import FixtureTree
-from grader.classroom.batch import GRADED, BatchOptions, default_jobs, run_batch
+from grader.classroom.batch import GRADED, BatchOptions, jobs_for, run_batch
 from grader.classroom.infra import ExternalBroker
 from grader.labs import CATALOGUE
 from tests.classgen import hand_in, roster
@@ -41,7 +41,8 @@ def test_batch_of_both_labs_equals_solo(
         BatchOptions(
             out=base / "out",
             labs=LABS,
-            jobs=default_jobs(LABS),
+            jobs=jobs_for(None, LABS, namespaces=True)[0],  # batch's default: chosen as it goes
+            least_jobs=jobs_for(None, LABS, namespaces=True)[1],
             fixtures_dir=fixture_tree.root,
             broker=ExternalBroker(broker.amqp_url("/"), f"http://127.0.0.1:{broker.mgmt_port}", broker.node),
             progress=lambda line: None,

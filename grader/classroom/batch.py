@@ -28,7 +28,7 @@ import threading
 import time
 import unicodedata
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import CancelledError, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -60,6 +60,7 @@ from grader.classroom.submission import (
 )
 from grader.classroom.version import code_hash, tool_version
 from grader.labs import CATALOGUE
+from grader.machinery.admission import Admission
 from grader.machinery.broker import Broker
 from grader.machinery.snapshot import tree_digest
 from grader.machinery.treecopy import remove_tree
@@ -76,26 +77,42 @@ DIGEST_READS = MAX_TOTAL
 
 
 def default_jobs(labs: tuple[str, ...]) -> int:
-    """Grader runs at once that leave every verdict as it is alone. An mq grade burns ~17.5
-    CPU-seconds in ~14.5 s and its timed checks (M4.2, M6.2, M7.x) fail correct students when
-    it gets less: on the 2-core development machine two at once already changed verdicts
-    (bench/class_bench.py), so one per two cores. A queue grade (~2.8 CPU-s) shares freely."""
+    """Grader runs at once that are never too many: one per two cores with the mq lab (an mq
+    grade keeps about one core busy: ~9 CPU-seconds in ~10 s), one per core for queue alone.
+    Batch starts there and goes up to ``most_jobs`` as the machine shows spare CPU."""
     cores = os.cpu_count() or 1
     return max(1, cores // 2) if CATALOGUE.needs_broker(labs) else cores
 
 
-def jobs_for(requested: int | None, labs: tuple[str, ...], namespaces: bool) -> tuple[int, str]:
-    """Grader runs at once, and a note when fewer than ``requested``. Without namespaces the
-    scripts of grades running at once share the machine's loopback: one student's script
-    could call a classmate's claim partner and change that grade (README, threat model), so
-    labs with a broker are graded one at a time there."""
-    jobs = requested or default_jobs(labs)
-    if jobs > 1 and not namespaces and CATALOGUE.needs_broker(labs):
-        return 1, (
-            f"batch: --jobs {jobs} -> 1: without namespaces the scripts of grades running at once "
-            "share this machine's network and could reach each other's claim partners"
-        )
-    return jobs, ""
+def most_jobs() -> int:
+    """Grader runs at once batch's default goes up to: twice the cores. On the 2-core machine
+    four at once gave every verdict of the class benchmark as alone (bench/class_bench.py, runs
+    of 2026-12-04 and 12-05); the timed checks judge from events, not from a clock's margin."""
+    return 2 * (os.cpu_count() or 1)
+
+
+def jobs_for(requested: int | None, labs: tuple[str, ...], namespaces: bool) -> tuple[int, int | None, str]:
+    """Grader runs at once: (most, least, note). ``least`` None: ``requested``, always; else from
+    ``least`` up to ``most`` as the machine shows spare CPU (machinery/admission.py). The note
+    says why fewer than ``requested``: without namespaces the scripts of grades running at once
+    share the machine's loopback, and one student's script could call a classmate's claim
+    partner and change that grade (README, threat model), so labs with a broker are graded one
+    at a time there."""
+    if not namespaces and CATALOGUE.needs_broker(labs):
+        if requested is not None and requested > 1:
+            return (
+                1,
+                None,
+                (
+                    f"batch: --jobs {requested} -> 1: without namespaces the scripts of grades running "
+                    "at once share this machine's network and could reach each other's claim partners"
+                ),
+            )
+        return 1, None, ""
+    if requested is not None:
+        return requested, None, ""
+    least = default_jobs(labs)
+    return max(least, most_jobs()), least, ""
 
 
 @dataclass(frozen=True)
@@ -121,7 +138,7 @@ class Submission:
 class BatchOptions:
     out: Path
     labs: tuple[str, ...]
-    jobs: int
+    jobs: int  # at most at once
     timeout: float = DEFAULT_TIMEOUT
     force: bool = False
     fixtures_dir: Path | None = None
@@ -130,6 +147,9 @@ class BatchOptions:
     sandbox: str | None = None
     shard: Shard = WHOLE  # grade only this shard's share of the submissions given
     progress: Callable[[str], None] = lambda line: print(line, file=sys.stderr, flush=True)
+    # From this many at once up to ``jobs`` as the machine shows spare CPU (jobs_for);
+    # None: ``jobs`` at once.
+    least_jobs: int | None = None
 
 
 @dataclass(frozen=True)
@@ -214,6 +234,8 @@ class Batch:
         self._started = time.monotonic()
         self.fixtures_digest = ""  # of the tree this batch grades against (set by run)
         self.keys: dict[str, str] = {}  # student -> the key of what was graded (set by run)
+        # Every grade passes it before it starts: how many run at once (jobs_for).
+        self.admission = Admission(options.least_jobs or options.jobs, options.jobs)
 
     # planning -----------------------------------------------------------------------------
     def key(self, submission: Submission) -> str:
@@ -309,6 +331,7 @@ class Batch:
                     graded[result.name] = result
                     self._report_progress(result)
             except BaseException:  # Ctrl-C: start nothing more, stop what runs
+                self.admission.close()
                 pool.shutdown(wait=False, cancel_futures=True)
                 stop_all()
                 raise
@@ -322,7 +345,10 @@ class Batch:
         broker: Broker | None,
         access: BrokerAccess | None,
     ) -> Graded:
-        """Never raises: whatever goes wrong with one submission is recorded for it alone."""
+        """Never raises (but when the batch is stopped before it starts): whatever goes wrong
+        with one submission is recorded for it alone."""
+        if not self.admission.enter():
+            raise CancelledError(f"{submission.name}: the batch was stopped before its grade began")
         started = time.monotonic()
         try:
             return self._grade_one(submission, tree, key, broker, access)
@@ -333,6 +359,8 @@ class Batch:
             return self._record(
                 submission, key, FAULT, parse_results(data), time.monotonic() - started, fault
             )
+        finally:
+            self.admission.leave()
 
     def _grade_one(
         self,
@@ -474,13 +502,15 @@ def run_batch(paths: Sequence[Path], options: BatchOptions) -> list[Graded]:
     graded = batch.run()
     wall = time.monotonic() - started
     finished = datetime.now(UTC)
+    # A fixed count is what was asked; a count the batch chose is the most it reached.
+    jobs_reported = options.jobs if options.least_jobs is None else max(batch.admission.peak, 1)
     write_outputs(
         options.out,
         graded,
         class_report.Figures(
             submissions=len(graded),
             regraded=sum(not g.reused for g in graded),
-            jobs=options.jobs,
+            jobs=jobs_reported,
             wall_seconds=wall,
             labs=options.labs,
             tool=tool_version(),
@@ -498,7 +528,7 @@ def run_batch(paths: Sequence[Path], options: BatchOptions) -> list[Graded]:
         scripts_root=str(options.scripts_root),
         roster=tuple(s.name for s in everyone),
         students={g.name: batch.keys[g.name] for g in graded},
-        jobs=options.jobs,
+        jobs=jobs_reported,
         regraded=sum(not g.reused for g in graded),
         wall_seconds=wall,
         finished=finished.isoformat(timespec="seconds"),
