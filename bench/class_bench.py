@@ -71,7 +71,7 @@ def job_counts(spec: str) -> tuple[int, int | None]:
     if not spec.startswith("auto"):
         return int(spec), None
     times = int(spec[4:] or 1)
-    return times * most_jobs(), times * default_jobs(LABS)
+    return times * most_jobs(), times * default_jobs()
 
 
 def timed_batch(submissions: list[Path], out: Path, spec: str) -> tuple[list[Graded], float, float]:

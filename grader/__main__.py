@@ -160,9 +160,8 @@ def parser() -> argparse.ArgumentParser:
     batch.add_argument(
         "--jobs",
         type=int,
-        help="submissions graded at once (default: chosen as it goes: from one per two CPU "
-        "cores with the mq lab, one per core for queue alone, up to two per core while the "
-        "cores have time to spare)",
+        help="submissions graded at once (default: chosen as it goes, from one per CPU core up "
+        "to two per core while the cores have time to spare)",
     )
     batch.add_argument("--lab", choices=LABS)
     batch.add_argument("--force", action="store_true", help="regrade unchanged submissions too")
