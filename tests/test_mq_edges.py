@@ -173,6 +173,50 @@ def test_an_empty_record_or_another_file_names_nothing(tmp_path: Path) -> None:
     assert not drive.is_sqlite(tmp_path / "missing.db")
 
 
+def test_the_graders_publishes_and_looks_in_a_scene_share_one_connection(shared_broker: SharedBroker) -> None:
+    """A connection costs the node ~4.6 ms of CPU and the grader ~2 ms; a scene opened one for
+    each publish, look and drain (an mq grade: ~100). Now one is kept in the scene's thread
+    until the scene lets it go; a channel the broker closes (a look at a queue that is not
+    there, a refused declaration) is opened again on it, and a connection the broker closed
+    (its vhost deleted) is replaced at the next use. A consumer never sits on it: ``channel``
+    is a connection of its own, closed with its block."""
+    broker = shared_broker.broker
+    batch = list(claim_set(random.Random(5), 3, 0, 0).files)
+    with broker.vhost() as vhost:
+        url = broker.amqp_url(vhost.name)
+        amqp.declare_topology(url)
+        amqp.publish(url, *batch)
+        kept = amqp._kept_connections()[url][0]
+        assert amqp.ready(url, amqp.CLAIM_QUEUE) == 3
+        assert amqp.ready(url, "not-there") is None  # the broker closed the channel (404)
+        assert amqp.ready(url, amqp.CLAIM_QUEUE) == 3
+        assert amqp.refused_again(url, True, "another-key") is None  # a binding more is no refusal
+        with broker.vhost() as second:  # claim.in there as a stream: the same declaration is refused
+            other = broker.amqp_url(second.name)
+            with amqp.channel(other) as ch:
+                ch.queue_declare(amqp.CLAIM_QUEUE, durable=True, arguments={"x-queue-type": "stream"})
+            assert "PRECONDITION_FAILED" in (amqp.refused_again(other, True, amqp.CLAIM_KEY) or "")
+            amqp.let_go(other)
+        assert amqp.put(url, amqp.DEAD_QUEUE, batch[0]) == 1
+        assert [m.body for m in amqp.drain(url, amqp.DEAD_QUEUE)] == [batch[0].data]
+        assert amqp._kept_connections()[url][0] is kept and kept.is_open
+        with amqp.channel(url) as ch:  # a consumer on a connection of its own ...
+            ch.basic_qos(prefetch_count=1)
+            ch.basic_consume(amqp.CLAIM_QUEUE, lambda *_: None)
+            wait_until(lambda: amqp.ready(url, amqp.CLAIM_QUEUE) == 2, "the consumer took one")
+        wait_until(lambda: amqp.ready(url, amqp.CLAIM_QUEUE) == 3, "its claim back")  # ... ends with its block
+        amqp.let_go(url)
+        assert kept.is_closed and url not in amqp._kept_connections()
+        amqp.publish(url, batch[0])  # the next use opens another
+        replaced = amqp._kept_connections()[url][0]
+        assert replaced is not kept and amqp.ready(url, amqp.CLAIM_QUEUE) == 4
+    # The vhost is gone, and the broker closed the kept connection: the next use says so as a
+    # fresh connection would (an AMQP error), and keeps nothing.
+    with pytest.raises(pika.exceptions.AMQPError):
+        amqp.publish(url, batch[0])
+    assert url not in amqp._kept_connections()
+
+
 @pytest.mark.parametrize("cookie", ["node's", "wrong"])
 def test_the_live_watch_sees_every_change_on_a_real_node(
     shared_broker: SharedBroker, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cookie: str

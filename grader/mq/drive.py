@@ -83,7 +83,7 @@ def seen_running(scene: Scene, process: Process, until: float) -> tuple[float, s
     """When the consumer was first seen at work: consuming claim.in (the broker counts it as a
     consumer) or POSTing (the partner's clock is the system's monotonic clock, like ours). None
     when neither happened by ``until`` or before it ended (it polls with basic_get, or crashed)."""
-    with amqp.channel(scene.url) as channel:
+    with amqp.kept_channel(scene.url) as channel:
         while True:
             calls = scene.partner.stats()["calls"] if scene.partner else []
             if calls:

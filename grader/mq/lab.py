@@ -193,11 +193,14 @@ class MqLab:
                 db = box.scratch_dir() / "processed.db"
                 scene = Scene(self, broker, vhost, stub, db, box)
                 try:
-                    yield scene
-                except Exception as exc:  # what the grader set up refused, or was taken away?
-                    _judge(scene, watch, exc)
-                    raise
-                _judge(scene, watch, None)
+                    try:
+                        yield scene
+                    except Exception as exc:  # what the grader set up refused, or was taken away?
+                        _judge(scene, watch, exc)
+                        raise
+                    _judge(scene, watch, None)
+                finally:
+                    amqp.let_go(scene.url)  # before its vhost goes
         finally:
             if stub is not None:
                 stub.stop()
