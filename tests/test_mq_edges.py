@@ -204,7 +204,7 @@ def test_the_graders_publishes_and_looks_in_a_scene_share_one_connection(shared_
             ch.basic_qos(prefetch_count=1)
             ch.basic_consume(amqp.CLAIM_QUEUE, lambda *_: None)
             wait_until(lambda: amqp.ready(url, amqp.CLAIM_QUEUE) == 2, "the consumer took one")
-        wait_until(lambda: amqp.ready(url, amqp.CLAIM_QUEUE) == 3, "its claim back")  # ... ends with its block
+        wait_until(lambda: amqp.ready(url, amqp.CLAIM_QUEUE) == 3, "back")  # ... ends with its block
         amqp.let_go(url)
         assert kept.is_closed and url not in amqp._kept_connections()
         amqp.publish(url, batch[0])  # the next use opens another
