@@ -16,6 +16,7 @@ import tempfile
 import threading
 import time
 import urllib.parse
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +31,7 @@ from grader.machinery import broker as broker_module
 from grader.machinery import proctable
 from grader.machinery.broker import BUSY_WAIT, QUEUE_BOUNDS, USER_LIMITS, VHOST_LIMITS, free_port, start_local
 from grader.machinery.nodes import stop_leftover_nodes
-from grader.machinery.partner import Partner, Spares
+from grader.machinery.partner import Partner, PartnerForks, Spares
 from grader.machinery.rundir import RunDir
 from solutions.walkthrough import walk_mq
 from tests.conftest import SharedBroker, node_errors, private_node
@@ -38,8 +39,22 @@ from tests.grading import REPO, grade, still_running
 from tests.waiting import SAFETY, wait_until
 
 
-def test_partner_answers_counts_and_obeys() -> None:
-    partner = Partner()
+@pytest.fixture(params=["started", "forked"])
+def a_partner(request: pytest.FixtureRequest) -> Iterator[Partner]:
+    """A partner as ``partner.py claim`` started on its own, and as forked by PartnerForks
+    (what a grade's scenes take): both the same code, both answering the same way."""
+    if request.param == "started":
+        yield Partner()
+        return
+    forks = PartnerForks()
+    try:
+        yield Partner(forks=forks)
+    finally:
+        forks.close()
+
+
+def test_partner_answers_counts_and_obeys(a_partner: Partner) -> None:
+    partner = a_partner
     claims = golden_claims()
     post = f"{partner.url}/v1/claims"
     expected = {Outcome.ACCEPTED: 201, Outcome.NO_DOCS: 422, Outcome.BUSY: 503}
@@ -152,14 +167,17 @@ def _partner_module() -> Any:
     return module
 
 
-def test_a_partner_ends_with_the_grader_that_started_it_even_sigkilled() -> None:
+@pytest.mark.parametrize("how", ["started", "forked"])
+def test_a_partner_ends_with_the_grader_that_started_it_even_sigkilled(how: str) -> None:
     """Class grading stops a hung grader with SIGKILL: nothing of it may keep running. Its
     partners run in sessions of their own (killed with their group at the grader's end), so
-    they watch the pipe the grader holds instead, and go once it is closed."""
+    they watch the pipe the grader holds instead, and go once it is closed (forked ones: the
+    process that forks them reads that pipe and kills them at its end, and the kernel kills
+    them when it goes)."""
     code = (
         "import sys, time\n"
-        "from grader.machinery.partner import Partner\n"
-        "partner = Partner()\n"
+        "from grader.machinery.partner import Partner, PartnerForks\n"
+        f"partner = Partner(forks=PartnerForks()) if {how == 'forked'} else Partner()\n"
         "print(partner.url, flush=True)\n"
         "time.sleep(600)\n"
     )
@@ -168,14 +186,42 @@ def test_a_partner_ends_with_the_grader_that_started_it_even_sigkilled() -> None
         assert grader.stdout is not None
         url = grader.stdout.readline().strip()
         assert requests.post(f"{url}/v1/claims", data=golden_claims().files[0].data, timeout=5).ok
-        pid = next(p for p in proctable.descendants(grader.pid) if "partner.py" in proctable.cmdline(p))
-        partner = proctable.info(pid)
-        assert partner is not None
+        ours = [p for p in proctable.descendants(grader.pid) if "partner" in proctable.cmdline(p)]
+        partners = [info for p in ours if (info := proctable.info(p)) is not None]
+        assert len(partners) == (2 if how == "forked" else 1)
         grader.kill()
         grader.wait()
-        wait_until(lambda: not still_running(partner), "the partner outlived its grader")
+        wait_until(lambda: not any(still_running(p) for p in partners), "a partner outlived its grader")
     finally:
         grader.kill()
+
+
+def test_a_forked_partner_is_its_own_process_and_stops_alone() -> None:
+    """Each scene's partner is a process of its own (forked, not a thread of a shared one):
+    what one scene does to its partner (a hang, a kill) is nothing to another's. A stopped
+    one no longer answers, and is reaped; once the forking process is gone, asking it for a
+    partner is an error the lab answers with a partner started on its own."""
+    forks = PartnerForks()
+    try:
+        first, second = Partner(forks=forks), Partner(forks=forks)
+        assert first.url != second.url
+        first.control(mode="hang")
+        claim = golden_claims().of(Outcome.ACCEPTED)[0]
+        assert requests.post(f"{second.url}/v1/claims", data=claim.data, timeout=5).status_code == 201
+        assert second.calls(claim.guid) == 1 and first.stats()["by_guid"] == {}
+        pids = [p for p in proctable.descendants(os.getpid()) if "partner_forks" in proctable.cmdline(p)]
+        assert len(pids) == 3  # the forking process and its two partners
+        first.stop()
+        with pytest.raises(requests.ConnectionError):
+            requests.get(f"{first.url}/_stats", timeout=5)
+        left = [p for p in proctable.descendants(os.getpid()) if "partner_forks" in proctable.cmdline(p)]
+        assert len(left) == 2  # killed and reaped: no zombie
+        assert requests.post(f"{second.url}/v1/claims", data=claim.data, timeout=5).status_code == 201
+    finally:
+        forks.close()
+    assert not [p for p in proctable.descendants(os.getpid()) if "partner_forks" in proctable.cmdline(p)]
+    with pytest.raises(RuntimeError):
+        Partner(forks=forks)
 
 
 def test_spare_partners_are_fresh_handed_out_once_and_stopped_unused() -> None:

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
 import re
 import secrets
+import signal
+import subprocess
 import sys
 import threading
 import time
@@ -12,6 +16,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from grader.machinery import children
 from grader.machinery.environ import environment, http_session
 from grader.machinery.runner import OwnProcess
 
@@ -19,6 +24,7 @@ from grader.machinery.runner import OwnProcess
 # student could have edited. It runs on the host as the grader's process, with a token that
 # keeps its statistics and controls from the scripts, which only ever POST claims.
 PARTNER = Path(str(resources.files("fixtures") / "files" / "partner.py"))
+FORKS = Path(__file__).with_name("partner_forks.py")
 
 LISTENING = re.compile(r"listening on (http://[\d.]+:\d+)")
 # A wait_for asks the partner again when its statistics change, and at least this often (the
@@ -27,25 +33,31 @@ NUDGE = 0.25
 
 
 class Partner:
-    """One partner.py process on a free port, with its statistics and controls."""
+    """One partner.py process on a free port, with its statistics and controls: started as
+    ``partner.py claim``, or forked by ``forks`` (the same code, loaded once)."""
 
-    def __init__(self, script: Path = PARTNER) -> None:
+    def __init__(self, script: Path = PARTNER, forks: PartnerForks | None = None) -> None:
         self._http = http_session()
         self._token = secrets.token_hex(16)
         self._http.headers["X-Partner-Token"] = self._token
+        if forks is not None:
+            pid, self.url = forks.start(self._token)
+            self._end: Callable[[], object] = lambda: forks.stop(pid)
+            return
         # Port 0: the partner binds a free port itself and says which (no race for a port).
-        self._process = OwnProcess(
+        process = OwnProcess(
             [sys.executable, "-I", str(script), "claim", "--port", "0", "--until-stdin-closes"],
             cwd=script.parent,
             env=environment(PARTNER_CONTROL_TOKEN=self._token),
         )
         deadline = time.monotonic() + 15
-        while not (said := LISTENING.search(self._process.stdout_so_far())):
-            if not self._process.running() or time.monotonic() > deadline:
-                result = self._process.kill()
+        while not (said := LISTENING.search(process.stdout_so_far())):
+            if not process.running() or time.monotonic() > deadline:
+                result = process.kill()
                 raise RuntimeError(f"partner.py did not start: {result.tail()}")
             time.sleep(0.02)
         self.url = said.group(1)
+        self._end = process.kill
 
     def stats(self, since: int | None = None, wait: float = 0.0) -> dict[str, Any]:
         """The statistics; with ``since`` (a "version" it answered), once they changed from
@@ -75,7 +87,64 @@ class Partner:
         return False
 
     def stop(self) -> None:
-        self._process.kill()
+        self._end()
+
+
+class PartnerForks:
+    """One process that has loaded partner.py (partner_forks.py) and forks a partner for each
+    ``start``: a fork costs a few ms of CPU where a partner's own interpreter costs ~40 (an mq
+    grade takes one partner per scene, ~13). A process of the grader's own, like a partner:
+    its session is its own and killed whole at ``close``; it ends with the grader (its
+    standard input is the grader's pipe) and its partners with it."""
+
+    def __init__(self, script: Path = PARTNER) -> None:
+        self._lock = threading.Lock()
+        self._process = subprocess.Popen(
+            [sys.executable, "-I", "-S", str(FORKS), str(script)],
+            cwd=script.parent,
+            env=environment(),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            text=True,
+        )
+
+    def _ask(self, request: str) -> dict[str, Any]:
+        with self._lock:
+            assert self._process.stdin is not None and self._process.stdout is not None
+            try:
+                self._process.stdin.write(request + "\n")
+                self._process.stdin.flush()
+                line = self._process.stdout.readline()
+            except (OSError, ValueError) as exc:  # it is gone (killed, or closed)
+                raise RuntimeError(f"partner_forks.py does not answer: {exc}") from exc
+        if not line:
+            raise RuntimeError(f"partner_forks.py ended (status {self._process.poll()})")
+        answer: dict[str, Any] = json.loads(line)
+        return answer
+
+    def start(self, token: str) -> tuple[int, str]:
+        """A new partner answering ``token``: its pid and URL."""
+        answer = self._ask(f"start {token}")
+        if "error" in answer:
+            raise RuntimeError(f"partner.py did not start: {answer['error']}")
+        return int(answer["pid"]), str(answer["url"])
+
+    def stop(self, pid: int) -> None:
+        with contextlib.suppress(RuntimeError):  # gone already: so are its partners
+            self._ask(f"stop {pid}")
+
+    def close(self) -> None:
+        """Every partner it forked ends, and it does."""
+        children.signal_group(self._process, signal.SIGKILL)
+        with contextlib.suppress(OSError, ValueError):
+            if self._process.stdin is not None:
+                self._process.stdin.close()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self._process.wait(10)
+        if self._process.stdout is not None:
+            self._process.stdout.close()
 
 
 class Spares:

@@ -19,7 +19,7 @@ from fixtures.claims import ClaimSet
 from fixtures.tree import MQ_PLUGINS
 from grader.machinery import broker as brokers
 from grader.machinery.broker import VHOST_PREFIX, Broker, Vhost
-from grader.machinery.partner import Partner, Spares
+from grader.machinery.partner import Partner, PartnerForks, Spares
 from grader.machinery.runner import Process, RunResult
 from grader.machinery.sandbox import SHARED, Network, carrying
 from grader.machinery.scenarios import Once, ScenarioPool
@@ -104,11 +104,25 @@ class MqLab:
         self.watch = Once(self._start_watch)  # live figures of every vhost of this run
         self._reference = reference
         self._scenes = scenes
-        self.partners = Spares(Partner)
+        self.forks = Once(self._start_forks)  # what forks each scene's claim partner
+        self.partners = Spares(self._partner)
 
     @property
     def pool(self) -> ScenarioPool:
         return self.grading.pool
+
+    def _start_forks(self) -> PartnerForks:
+        forks = PartnerForks()
+        self.grading.on_close(forks.close)  # its whole group: any partner not stopped yet too
+        return forks
+
+    def _partner(self) -> Partner:
+        """A claim partner forked from the loaded partner.py; one started on its own when that
+        process is gone (killed, say), as every partner was before."""
+        try:
+            return Partner(forks=self.forks.get())
+        except RuntimeError:
+            return Partner()
 
     def _start_broker(self) -> Broker:
         started = time.monotonic()
