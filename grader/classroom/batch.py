@@ -60,7 +60,7 @@ from grader.classroom.submission import (
 )
 from grader.classroom.version import code_hash, tool_version
 from grader.labs import CATALOGUE
-from grader.machinery.admission import Admission
+from grader.machinery.admission import MEMORY, Admission, available_memory
 from grader.machinery.broker import Broker
 from grader.machinery.snapshot import tree_digest
 from grader.machinery.treecopy import remove_tree
@@ -82,8 +82,9 @@ def default_jobs() -> int:
     started at one, two and four at once with every verdict as alone, and the run that started
     at two ended in 102 s against 119 s for one (the count grows a step a second at most).
     Batch goes on up to ``most_jobs`` as the machine shows spare CPU (a queue grade is lighter
-    still: the same rule holds)."""
-    return os.cpu_count() or 1
+    still: the same rule holds). Never more than one per GiB the kernel says is available (a
+    grade's scripts may take up to 2 GiB, the reference's peak ~380 MB)."""
+    return max(1, min(os.cpu_count() or 1, available_memory() // MEMORY))
 
 
 def most_jobs() -> int:
