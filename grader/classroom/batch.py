@@ -77,8 +77,8 @@ DIGEST_READS = MAX_TOTAL
 
 
 def default_jobs() -> int:
-    """Grader runs at once batch's default starts with: one per core. An mq grade keeps about
-    one core busy (~8 CPU-seconds in ~7 s alone); the class benchmark of 2026-12-05 (2 cores)
+    """Grader runs at once batch's default starts with: one per core. A grade of both labs keeps
+    about one core busy (~8 CPU-seconds in ~7 s alone); the class benchmark of 2026-12-05 (2 cores)
     started at one, two and four at once with every verdict as alone, and the run that started
     at two ended in 102 s against 119 s for one (the count grows a step a second at most).
     Batch goes on up to ``most_jobs`` as the machine shows spare CPU (a queue grade is lighter
@@ -89,8 +89,8 @@ def default_jobs() -> int:
 
 def most_jobs() -> int:
     """Grader runs at once batch's default goes up to: twice the cores. On the 2-core machine
-    four at once gave every verdict of the class benchmark as alone (bench/class_bench.py, runs
-    of 2026-12-04 and 12-05); the timed checks judge from events, not from a clock's margin."""
+    four at once gave every verdict of the class benchmark as alone (bench/class_bench.py, three
+    runs of 2026-12-05); the timed checks judge from events, not from a clock's margin."""
     return 2 * (os.cpu_count() or 1)
 
 
