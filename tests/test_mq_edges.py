@@ -140,6 +140,21 @@ def test_a_look_a_busy_queue_did_not_answer_changes_nothing() -> None:
     # ... but a look that must tell the state at its moment (M8.2: acked yet?) knows it did not
     assert [s.claim_known for s in states] == [False, True]
     assert [s.claim_known for s in lines.seen_from("v", 0.9)] == [True, False, True]
+    # claim.dead too (M8.2: gone from claim.in, but to claim.dead?), each queue on its own
+    for line in (
+        "s 4 1200 v claim.dead 0 0 0 -",
+        "s 5 1250 v claim.dead ?",
+        "s 6 1300 v claim.in 21 2 1 true:2",
+        "s 7 1350 v claim.dead 1 0 0 -",
+    ):
+        lines.feed(line)
+    later = lines.seen_from("v", 1.2)
+    assert [(s.dead_known, s.claim_known, s.dead_ready) for s in later] == [
+        (True, True, 0),
+        (False, True, 0),
+        (False, True, 0),
+        (True, True, 1),
+    ]
 
 
 def _db(tmp_path: Path, *statements: str) -> Path:

@@ -59,10 +59,13 @@ class Partner:
         self.url = said.group(1)
         self._end = process.kill
 
-    def stats(self, since: int | None = None, wait: float = 0.0) -> dict[str, Any]:
+    def stats(self, since: int | None = None, wait: float = 0.0, bodies: bool = False) -> dict[str, Any]:
         """The statistics; with ``since`` (a "version" it answered), once they changed from
-        that version or ``wait`` seconds passed."""
-        query = "" if since is None else f"?since={since}&wait={wait:.3f}"
+        that version or ``wait`` seconds passed. The calls' bodies only with ``bodies``: a
+        script may have POSTed 16 MiB of them, which the partner's ASCII JSON can make ~100 MB
+        (red team 25: a grader asking for them at each change grew to 1.45 GB)."""
+        query = "" if since is None else f"&since={since}&wait={wait:.3f}"
+        query = f"?bodies={int(bodies)}{query}"
         response = self._http.get(f"{self.url}/_stats{query}", timeout=10 + wait)
         response.raise_for_status()
         data: dict[str, Any] = response.json()

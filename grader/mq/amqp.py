@@ -205,6 +205,10 @@ class Message:
     def headers(self) -> dict[str, Any]:
         return dict(self.properties.headers or {})
 
+    @property
+    def message_id(self) -> str | None:
+        return getattr(self.properties, "message_id", None)
+
 
 UNREADABLE_MOST = 1000  # messages a drain passes over as unreadable before it gives up
 
@@ -232,6 +236,15 @@ def drain(url: str, queue: str) -> list[Message]:
                 raise
             why = f"AMQP 클라이언트가 메시지의 속성을 해석하지 못함({exc})"
             out.append(Message(b"", "", "", False, pika.BasicProperties(), unreadable=why[:300]))
+
+
+def put_back(url: str, queue: str, messages: list[Message]) -> None:
+    """Put drained messages back into ``queue`` as they were (body and properties, headers
+    such as x-death included), in order; unreadable ones are gone."""
+    with kept_channel(url) as ch:
+        for message in messages:
+            if not message.unreadable:
+                ch.basic_publish("", queue, message.body, mandatory=True, properties=message.properties)
 
 
 def ready(url: str, queue: str) -> int | None:

@@ -222,7 +222,7 @@ def consume_until_decided(
 def _looked(scene: Scene, batch: list[Claim], seconds: float, end: RunEnd, stopped: bool) -> ConsumerRun:
     if scene.partner is not None:
         scene.partner.control(mode="normal")  # release anything still held
-    stats = scene.partner.stats() if scene.partner else {"by_guid": {}, "calls": []}
+    stats = scene.partner.stats(bodies=True) if scene.partner else {"by_guid": {}, "calls": []}
     return ConsumerRun(
         seconds=seconds,
         published=batch,

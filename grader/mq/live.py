@@ -275,8 +275,9 @@ class Figures:
     claim: QueueFigures | None
     dead: QueueFigures | None
     # False while claim.in did not answer the watch's looks ("?"): ``claim`` is then the last
-    # state it told, which may be older than ``at``.
+    # state it told, which may be older than ``at``. The same of claim.dead: ``dead_known``.
     claim_known: bool = True
+    dead_known: bool = True
 
     @property
     def ready(self) -> int:
@@ -351,11 +352,14 @@ class Lines:
             states = self._states.setdefault(vhost, [])
             before = states[-1] if states else Figures(at, None, None)
             if rest.strip() == "?":  # a busy queue process did not answer: nothing learnt
-                if queue != amqp.CLAIM_QUEUE or not before.claim_known:
+                if queue == amqp.CLAIM_QUEUE and before.claim_known:
+                    new = dataclasses.replace(before, at=at, claim_known=False)  # said from now on
+                elif queue == amqp.DEAD_QUEUE and before.dead_known:
+                    new = dataclasses.replace(before, at=at, dead_known=False)
+                else:
                     return
-                new = dataclasses.replace(before, at=at, claim_known=False)  # said from now on
             elif queue == amqp.CLAIM_QUEUE:
-                new = Figures(at, queue_figures(rest), before.dead)
+                new = Figures(at, queue_figures(rest), before.dead, dead_known=before.dead_known)
             elif queue == amqp.DEAD_QUEUE:
                 new = Figures(at, before.claim, queue_figures(rest), before.claim_known)
             else:

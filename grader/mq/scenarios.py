@@ -481,6 +481,7 @@ class KillWindow:
     ack_seen: bool
     waited: bool  # seen waiting at the held record, and let go on then
     ended_early: bool  # ended by itself before its ack was seen
+    dead_lettered: bool = False  # sent the claim to claim.dead instead of acking it
 
 
 def _kill_right_after_its_ack(
@@ -518,15 +519,28 @@ def _kill_right_after_its_ack(
     assert partner is not None
     posted = False
 
-    def acked(figures: Figures) -> bool:
-        """Gone from claim.in, by a look that answered, once the claim system has had it: a
-        look before that may still show claim.in as it was before the claim arrived (seen on
-        a loaded node), and no consumer acks a claim it never received."""
+    def left_claim_in(figures: Figures) -> bool:
+        """Gone from claim.in, by a look in which both queues answered, once the claim system
+        has had it: a look before that may still show claim.in as it was before the claim
+        arrived (seen on a loaded node), and no consumer acks a claim it never received."""
         nonlocal posted
-        if not figures.claim_known or figures.in_claim > before.in_claim:
+        if not (figures.claim_known and figures.dead_known) or figures.in_claim > before.in_claim:
             return False
         posted = posted or partner.calls(claim.guid) >= 1
         return posted
+
+    def acked(figures: Figures) -> bool:
+        """Left claim.in and not for claim.dead: acked."""
+        return left_claim_in(figures) and figures.dead_ready <= before.dead_ready
+
+    def dead_lettered(figures: Figures) -> bool:
+        """Left claim.in for claim.dead (rejected or nacked without requeue): red team 25, a
+        correct consumer with no busy timeout that failed to record at the held lock
+        dead-lettered the claim, and was taken to have acked it."""
+        return left_claim_in(figures) and figures.dead_ready > before.dead_ready
+
+    def answered(figures: Figures) -> bool:
+        return figures.claim_known and figures.dead_known
 
     def at_db_or_ended() -> bool:
         nonlocal at_db
@@ -543,32 +557,40 @@ def _kill_right_after_its_ack(
         deadline = time.monotonic() + drive.TAKE_WAIT
         seen = None
         while seen is None and process.running() and (left := deadline - time.monotonic()) > 0:
-            seen = watch.when(acked, left, until=at_db_or_ended)
+            seen = watch.when(left_claim_in, left, until=at_db_or_ended)
             if seen is not None or not at_db:
                 break
             # Frozen at once (its busy wait then spends none of its own timeout), it waits
-            # for the first look taken after that in which claim.in answered, however long
+            # for the first look taken after that in which the queues answered, however long
             # a loaded broker takes to give one.
             process.freeze()
-            look = watch.when(lambda f: f.claim_known, drive.TAKE_WAIT) or watch.now()
-            if not acked(look) and look.unacked > before.unacked:
+            look = watch.when(answered, drive.TAKE_WAIT) or watch.now()
+            if not left_claim_in(look) and look.unacked > before.unacked:
                 # An ack sent just before the freeze may still be on its way into claim.in
                 # (a busy node: acked_then_recorded once passed so): ask again, after that
                 # look answered. The frozen consumer sends nothing more meanwhile.
-                look = watch.when(lambda f: f.claim_known, drive.TAKE_WAIT) or look
-            if acked(look):
-                seen = look  # it acked before it records: killed now, its record unwritten
+                look = watch.when(answered, drive.TAKE_WAIT) or look
+            if left_claim_in(look):
+                seen = look  # it acked (or dead-lettered) before it records: told below
                 break
             if look.unacked > before.unacked:
                 waited = True
                 release()  # it waits to record before its ack: let it record, then ack
                 process.thaw()
-                seen = watch.when(acked, drive.TAKE_WAIT, until=lambda: not process.running())
+                seen = watch.when(left_claim_in, drive.TAKE_WAIT, until=lambda: not process.running())
                 break
             process.thaw()  # it had not taken the claim yet: its sleep was its own
+        if seen is not None and not dead_lettered(seen):
+            # Out of claim.in: frozen at once (whatever it does after its ack never happens),
+            # then told from a later look whether it went to claim.dead after all (dead-
+            # lettering moves it there a moment after it leaves claim.in).
+            process.freeze()
+            seen = watch.when(answered, drive.TAKE_WAIT) or seen
+        lettered = seen is not None and dead_lettered(seen)
+        ack_seen = seen is not None and not lettered
         ended_early = seen is None and not process.running()
         process.signal(signal.SIGKILL)
-        return KillWindow(process.wait(AFTER_KILL), seen is not None, waited, ended_early)
+        return KillWindow(process.wait(AFTER_KILL), ack_seen, waited, ended_early, lettered)
 
 
 @scenarios
@@ -612,12 +634,25 @@ def dedup(lab: MqLab) -> DedupRuns | Missing:
             # last figures it told, maybe a barrier's claim not acked yet, and the fresh claim
             # back after the kill then seemed no more than before (a CI run under load: a
             # correct consumer failed M8.2).
-            before = watch.when(lambda f: f.claim_known, drive.TAKE_WAIT) or watch.now()
+            before = watch.when(lambda f: f.claim_known and f.dead_known, drive.TAKE_WAIT) or watch.now()
             window = _kill_right_after_its_ack(scene, process, fresh, before, hold)
             fresh_calls = partner.calls(fresh.guid)
             back = _released(watch)
             if spare is None or back is None or not back.claim_known:
                 break
+            if hold and window.dead_lettered:
+                # It sent the claim to claim.dead at the held lock: its record failed there (no
+                # busy timeout) and it dead-lettered the claim, as step 6 allows for a failure
+                # (red team 25). The lock is the grader's doing: that claim is taken out of
+                # claim.dead (what else is there stays), and the next trial, with another
+                # claim on a new process, holds nothing.
+                dead = amqp.drain(scene.url, amqp.DEAD_QUEUE)
+                amqp.put_back(scene.url, amqp.DEAD_QUEUE, [m for m in dead if m.message_id != fresh.guid])
+                hold = False
+                process = scene.consumer(STOPPED_RUN)
+                drive.barrier(lab, scene, process)
+                fresh = spare
+                continue
             came_back = back.in_claim > before.in_claim
             quiet = acks_when_free and not (window.ack_seen or window.waited)
             if hold and came_back and (window.ended_early or quiet):
