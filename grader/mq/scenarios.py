@@ -502,7 +502,10 @@ def _kill_right_after_its_ack(
     taken after the consumer was seen waiting (one in which claim.in answered) shows the claim
     acked already (it acked, then went to record: killed there) or held unacked (it waits to
     record before its ack: let go). A consumer seen at EAI_MQ_DB before it even took the claim
-    was there for reasons of its own: looked at again.
+    was there for reasons of its own: looked at again. A claim that left claim.in is an ack
+    only if it did not go to claim.dead: the consumer is frozen as soon as the claim is seen
+    gone, and a later look tells (a consumer whose record failed at the held lock may
+    dead-letter the claim, as step 6 does with any failure: KillWindow.dead_lettered).
 
     ``before``: claim.in before ``claim`` was published (a duplicate a wrong consumer never
     acks, say): the claim is acked once claim.in holds no more than then, and held by the
