@@ -8,6 +8,7 @@ import importlib.util
 import os
 import pwd
 import shutil
+import signal
 import socket
 import stat
 import subprocess
@@ -28,6 +29,7 @@ import requests
 from fixtures.claims import Outcome, golden_claims
 from fixtures.tree import MQ_PLUGINS, FixtureTree
 from grader.machinery import broker as broker_module
+from grader.machinery import partner as partner_machinery
 from grader.machinery import proctable
 from grader.machinery.broker import BUSY_WAIT, QUEUE_BOUNDS, USER_LIMITS, VHOST_LIMITS, free_port, start_local
 from grader.machinery.nodes import stop_leftover_nodes
@@ -229,6 +231,28 @@ def test_a_forked_partner_is_its_own_process_and_stops_alone() -> None:
     assert not [p for p in proctable.descendants(os.getpid()) if "partner_forks" in proctable.cmdline(p)]
     with pytest.raises(RuntimeError):
         Partner(forks=forks)
+
+
+def test_a_forking_process_that_does_not_answer_is_given_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stuck partner_forks.py (stopped here: it never answers, at any speed) is no hang: the
+    request fails after ANSWER_WAIT, the process and its partners are killed, and a later
+    request fails at once (the lab then starts a partner on its own)."""
+    forks = PartnerForks()
+    try:
+        first = Partner(forks=forks)
+        monkeypatch.setattr(partner_machinery, "ANSWER_WAIT", 0.5)  # its start took its time
+        pids = [p for p in proctable.descendants(os.getpid()) if "partner_forks" in proctable.cmdline(p)]
+        stuck = next(p for p in pids if (info := proctable.info(p)) and info.ppid == os.getpid())
+        os.kill(stuck, signal.SIGSTOP)
+        with pytest.raises(RuntimeError, match="did not answer"):
+            Partner(forks=forks)
+        wait_until(lambda: not any(p in proctable.descendants(os.getpid()) for p in pids), "all killed")
+        with pytest.raises(requests.ConnectionError):
+            first.stats()
+        with pytest.raises(RuntimeError):
+            Partner(forks=forks)
+    finally:
+        forks.close()
 
 
 def test_spare_partners_are_fresh_handed_out_once_and_stopped_unused() -> None:

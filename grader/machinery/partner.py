@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
 import secrets
+import select
 import signal
 import subprocess
 import sys
@@ -25,6 +27,7 @@ from grader.machinery.runner import OwnProcess
 # keeps its statistics and controls from the scripts, which only ever POST claims.
 PARTNER = Path(str(resources.files("fixtures") / "files" / "partner.py"))
 FORKS = Path(__file__).with_name("partner_forks.py")
+ANSWER_WAIT = 15.0  # for partner_forks.py to answer a request (a fork, a bind: milliseconds)
 
 LISTENING = re.compile(r"listening on (http://[\d.]+:\d+)")
 # A wait_for asks the partner again when its statistics change, and at least this often (the
@@ -62,8 +65,9 @@ class Partner:
     def stats(self, since: int | None = None, wait: float = 0.0, bodies: bool = False) -> dict[str, Any]:
         """The statistics; with ``since`` (a "version" it answered), once they changed from
         that version or ``wait`` seconds passed. The calls' bodies only with ``bodies``: a
-        script may have POSTed 16 MiB of them, which the partner's ASCII JSON can make ~100 MB
-        (red team 25: a grader asking for them at each change grew to 1.45 GB)."""
+        script may have POSTed megabytes of them, which the partner's ASCII JSON makes six
+        times as many bytes (red team 25: 16 MiB asked for at each change grew a grader to
+        1.45 GB)."""
         query = "" if since is None else f"&since={since}&wait={wait:.3f}"
         query = f"?bodies={int(bodies)}{query}"
         response = self._http.get(f"{self.url}/_stats{query}", timeout=10 + wait)
@@ -102,6 +106,7 @@ class PartnerForks:
 
     def __init__(self, script: Path = PARTNER) -> None:
         self._lock = threading.Lock()
+        self._said = b""  # what it wrote past the last answer read
         self._process = subprocess.Popen(
             [sys.executable, "-I", "-S", str(FORKS), str(script)],
             cwd=script.parent,
@@ -110,20 +115,29 @@ class PartnerForks:
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             start_new_session=True,
-            text=True,
+            bufsize=0,
         )
 
     def _ask(self, request: str) -> dict[str, Any]:
+        """Its answer to ``request``, within ANSWER_WAIT (a partner started on its own had as
+        long to say where it listens); RuntimeError when it is gone or does not answer."""
         with self._lock:
             assert self._process.stdin is not None and self._process.stdout is not None
             try:
-                self._process.stdin.write(request + "\n")
-                self._process.stdin.flush()
-                line = self._process.stdout.readline()
+                self._process.stdin.write(request.encode() + b"\n")
+                deadline = time.monotonic() + ANSWER_WAIT
+                while b"\n" not in self._said:
+                    left = deadline - time.monotonic()
+                    if left <= 0 or not select.select([self._process.stdout], [], [], left)[0]:
+                        self.close()  # stuck: asked again, it ends at once, not after a wait
+                        raise RuntimeError(f"partner_forks.py did not answer within {ANSWER_WAIT:g} s")
+                    chunk = os.read(self._process.stdout.fileno(), 4096)
+                    if not chunk:
+                        raise RuntimeError(f"partner_forks.py ended (status {self._process.poll()})")
+                    self._said += chunk
             except (OSError, ValueError) as exc:  # it is gone (killed, or closed)
                 raise RuntimeError(f"partner_forks.py does not answer: {exc}") from exc
-        if not line:
-            raise RuntimeError(f"partner_forks.py ended (status {self._process.poll()})")
+            line, _, self._said = self._said.partition(b"\n")
         answer: dict[str, Any] = json.loads(line)
         return answer
 

@@ -121,7 +121,7 @@ class MqLab:
         process is gone (killed, say), as every partner was before."""
         try:
             return Partner(forks=self.forks.get())
-        except RuntimeError:
+        except (RuntimeError, OSError):
             return Partner()
 
     def _start_broker(self) -> Broker:
