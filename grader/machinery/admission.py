@@ -1,14 +1,14 @@
 """How many jobs run at once, from what the machine shows.
 
-A gate every job passes before it starts. ``least`` jobs always go in; one more, up to
-``most``, goes in when, since the latest job went in (its load shows by then) and over at
-least ``window`` seconds, the machine's cores were ``spare`` of a core idle or more, and the
-kernel says ``memory`` bytes or more are available. What it reads: /proc/stat (busy and idle
-time of every core) and /proc/meminfo (MemAvailable); each job's end lets the next look come
-at once.
+A gate every job passes before it starts. ``least`` jobs may always be in at once; the count
+allowed grows by one, up to ``most``, each time that, with that many in, since the latest job
+went in (its load shows by then) and over at least ``window`` seconds, the machine's cores were
+``spare`` of a core idle or more; a job beyond ``least`` also needs ``memory`` bytes available
+by the kernel's count. The count never shrinks: a job's end lets the next in at once. What it
+reads: /proc/stat (busy and idle time of every core) and /proc/meminfo (MemAvailable).
 
-The figures of jobs that wait (a grade's scripts waiting on a claim partner's clock) leave the
-cores idle, and another job goes in; jobs that keep every core busy keep the others out. So
+Jobs that wait (a grade's scripts waiting on a claim partner's clock) leave the cores idle, and
+another job goes in; jobs that keep every core busy keep the others out. So
 the count follows the jobs and the machine (its cores, its speed, whatever else runs on it)
 rather than a rule fixed for one of them; ``most`` bounds it to what was shown to leave every
 verdict as it is alone.
