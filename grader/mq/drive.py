@@ -239,21 +239,22 @@ def _looked(scene: Scene, batch: list[Claim], seconds: float, end: RunEnd, stopp
 
 
 # the record database ---------------------------------------------------------------------------
-def names(db: Path, text: str) -> bool:
+def names(db: Path, text: str, timeout: float = 5.0) -> bool:
     """Some column of some table of the SQLite file ``db`` holds ``text`` (any shape of table:
-    a column of ids, a key-value table, a JSON list in one cell)."""
+    a column of ids, a key-value table, a JSON list in one cell). False too when it cannot be
+    read within ``timeout`` (locked)."""
     if not is_sqlite(db):
         return False
     try:
-        return _names(db, text)
+        return _names(db, text, timeout)
     except sqlite3.Error:
         return False
 
 
-def _names(db: Path, text: str) -> bool:
+def _names(db: Path, text: str, timeout: float) -> bool:
     # Read-write: a consumer SIGKILLed mid-transaction leaves a hot journal that SQLite rolls
     # back on open (the file is the grader's scratch copy, never the student's).
-    with contextlib.closing(sqlitebound.bounded(sqlite3.connect(db, timeout=5))) as conn:
+    with contextlib.closing(sqlitebound.bounded(sqlite3.connect(db, timeout=timeout))) as conn:
         tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
         for table in tables:
             quoted = '"' + table.replace('"', '""') + '"'

@@ -139,6 +139,7 @@ class DedupRuns:
     fresh_ack_seen: bool  # the kill came right after ``fresh`` was acked (else: it never was)
     fresh_waited: bool  # it was seen waiting at the held record (and let go on then)
     fresh_ended_early: bool  # it ended by itself before its ack was seen
+    fresh_unrecorded_at_ack: bool  # it acked while EAI_MQ_DB was held and named the claim not
     fresh_calls_before_kill: int  # POSTs of ``fresh`` before the kill
     restart: ConsumerRun  # both published again to a new process on the same EAI_MQ_DB
     db_exists: bool

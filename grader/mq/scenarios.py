@@ -434,8 +434,16 @@ def prefetch_two(lab: MqLab) -> PrefetchRun | Missing:
 
 
 # step 8 --------------------------------------------------------------------------------------
+@dataclasses.dataclass
+class Held:
+    """The lock _record_held holds: ``holding`` until ``release()``."""
+
+    release: Callable[[], None]
+    holding: Callable[[], bool]
+
+
 @contextlib.contextmanager
-def _record_held(scene: Scene, hold: bool = True) -> Iterator[Callable[[], None]]:
+def _record_held(scene: Scene, hold: bool = True) -> Iterator[Held]:
     """A lock held on the consumer's EAI_MQ_DB (as the scripts: it is theirs), so that no
     record can be committed until ``release()`` (or the block's end). Nothing is held when the
     file is not there or not SQLite (M8.3 says so), or not ``hold``.
@@ -470,7 +478,7 @@ def _record_held(scene: Scene, hold: bool = True) -> Iterator[Callable[[], None]
             conn = None
 
     try:
-        yield release
+        yield Held(release, lambda: conn is not None)
     finally:
         release()
 
@@ -482,6 +490,7 @@ class KillWindow:
     waited: bool  # seen waiting at the held record, and let go on then
     ended_early: bool  # ended by itself before its ack was seen
     dead_lettered: bool = False  # sent the claim to claim.dead instead of acking it
+    unrecorded_at_ack: bool = False  # acked while the lock was held, EAI_MQ_DB naming it not
 
 
 def _kill_right_after_its_ack(
@@ -553,7 +562,7 @@ def _kill_right_after_its_ack(
         return at_db
 
     waited = False
-    with _record_held(scene, hold) as release, inotify.Touches(scene.db.parent, [files[1].name]) as writing:
+    with _record_held(scene, hold) as held, inotify.Touches(scene.db.parent, [files[1].name]) as writing:
         amqp.publish(scene.url, claim)
         # Bounded only for one that neither acks nor records (it is then killed, and M8.2
         # judges what it left): anything else acks or waits at once.
@@ -578,7 +587,7 @@ def _kill_right_after_its_ack(
                 break
             if look.unacked > before.unacked:
                 waited = True
-                release()  # it waits to record before its ack: let it record, then ack
+                held.release()  # it waits to record before its ack: let it record, then ack
                 process.thaw()
                 seen = watch.when(left_claim_in, drive.TAKE_WAIT, until=lambda: not process.running())
                 break
@@ -591,9 +600,20 @@ def _kill_right_after_its_ack(
             seen = watch.when(answered, drive.TAKE_WAIT) or seen
         lettered = seen is not None and dead_lettered(seen)
         ack_seen = seen is not None and not lettered
+        # Acked while the grader held EAI_MQ_DB's lock (no record could be committed through
+        # it): was the claim's record there already? Frozen, it writes nothing meanwhile. Not
+        # there: it acked before it recorded, whatever other file it keeps (red team 26: a
+        # consumer that acked, then wrote the message_id to a file of its own and only then to
+        # EAI_MQ_DB, was seen acked while waiting at the lock, and skipped the claim once
+        # restarted, reading its own file). A read the lock makes busy (the consumer waits at
+        # its COMMIT, holding SQLite's PENDING lock) is no record either.
+        unrecorded = False
+        if ack_seen and held.holding():
+            with acting.as_scripts(scene.lab.grading.identity):
+                unrecorded = not drive.names(scene.db, claim.guid, timeout=0.0)
         ended_early = seen is None and not process.running()
         process.signal(signal.SIGKILL)
-        return KillWindow(process.wait(AFTER_KILL), ack_seen, waited, ended_early, lettered)
+        return KillWindow(process.wait(AFTER_KILL), ack_seen, waited, ended_early, lettered, unrecorded)
 
 
 @scenarios
@@ -693,6 +713,7 @@ def dedup(lab: MqLab) -> DedupRuns | Missing:
             fresh_ack_seen=window.ack_seen,
             fresh_waited=window.waited,
             fresh_ended_early=window.ended_early,
+            fresh_unrecorded_at_ack=window.unrecorded_at_ack,
             fresh_calls_before_kill=fresh_calls,
             restart=restarted,
             db_exists=exists,

@@ -72,6 +72,14 @@ def test_M8_2_memory_survives_restart(req: Check, dedup: DedupRuns) -> None:
         run=seen.first,
     )
     req.expect(
+        not seen.fresh_unrecorded_at_ack,
+        f"{edge}: 새 청구를 ack 했을 때(채점기가 EAI_MQ_DB 를 잠가 두어 기록을 commit 할 수 없던 동안)"
+        " EAI_MQ_DB 에 그 message_id 의 기록이 없었음: 기록하기 전에 ack 함",
+        "처리에 성공하면 ack 하기 전에 EAI_MQ_DB(SQLite)에 기록하고 commit 하세요(다른 파일에 먼저 적어도"
+        " EAI_MQ_DB 의 기록이 ack 보다 먼저여야 합니다).",
+        run=seen.first,
+    )
+    req.expect(
         not restart.crashed(),
         f"{edge}: 같은 EAI_MQ_DB 로 다시 띄운 consumer.py 가 {restart.run.describe()}",
         run=restart.run,
