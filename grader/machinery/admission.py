@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 WINDOW = 1.0  # seconds of the machine's figures behind each "one more"
-SPARE = 0.5  # of a core, idle over the window, for one more job
+SPARE = 0.25  # of a core, idle over the window, for one more job
 MEMORY = 1 << 30  # bytes available for one more job (a grade's processes take a few hundred MiB)
 
 
