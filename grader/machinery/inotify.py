@@ -21,7 +21,7 @@ import os
 import select
 import struct
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
@@ -78,6 +78,15 @@ class Travel:
         )
 
 
+def _records(data: bytes) -> Iterator[tuple[int, int, int, bytes]]:
+    """The events one read of an inotify descriptor gave: (wd, mask, cookie, name)."""
+    offset = 0
+    while offset < len(data):
+        wd, mask, cookie, length = HEADER.unpack_from(data, offset)
+        yield wd, mask, cookie, data[offset + HEADER.size : offset + HEADER.size + length].rstrip(b"\0")
+        offset += HEADER.size + length
+
+
 class Watcher:
     """Collects events of a few directories on a thread until ``stop``."""
 
@@ -120,12 +129,8 @@ class Watcher:
                 self._parse(os.read(self._fd, 1 << 20))
 
     def _parse(self, data: bytes) -> None:
-        offset = 0
-        while offset < len(data):
-            wd, mask, cookie, length = HEADER.unpack_from(data, offset)
-            raw = data[offset + HEADER.size : offset + HEADER.size + length]
-            offset += HEADER.size + length
-            name = raw.rstrip(b"\0").decode("utf-8", "surrogateescape")
+        for wd, mask, cookie, raw in _records(data):
+            name = raw.decode("utf-8", "surrogateescape")
             if mask & IN_Q_OVERFLOW:
                 self.overflow = True
             elif wd not in self._labels:
@@ -229,11 +234,7 @@ class Touches:
                 data = os.read(self._fd, 1 << 16)
             except BlockingIOError:
                 break
-            offset = 0
-            while offset < len(data):
-                _wd, mask, _cookie, length = HEADER.unpack_from(data, offset)
-                name = data[offset + HEADER.size : offset + HEADER.size + length].rstrip(b"\0")
-                offset += HEADER.size + length
+            for _wd, mask, _cookie, name in _records(data):
                 touched = touched or bool(mask & IN_Q_OVERFLOW) or name in self._names
         return touched
 

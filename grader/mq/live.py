@@ -280,6 +280,11 @@ class Figures:
     dead_known: bool = True
 
     @property
+    def answered(self) -> bool:
+        """Both queues answered the look: neither figure is older than ``at``."""
+        return self.claim_known and self.dead_known
+
+    @property
     def ready(self) -> int:
         return self.claim.ready if self.claim else 0
 

@@ -536,23 +536,16 @@ def _kill_right_after_its_ack(
         has had it: a look before that may still show claim.in as it was before the claim
         arrived (seen on a loaded node), and no consumer acks a claim it never received."""
         nonlocal posted
-        if not (figures.claim_known and figures.dead_known) or figures.in_claim > before.in_claim:
+        if not figures.answered or figures.in_claim > before.in_claim:
             return False
         posted = posted or partner.calls(claim.guid) >= 1
         return posted
-
-    def acked(figures: Figures) -> bool:
-        """Left claim.in and not for claim.dead: acked."""
-        return left_claim_in(figures) and figures.dead_ready <= before.dead_ready
 
     def dead_lettered(figures: Figures) -> bool:
         """Left claim.in for claim.dead (rejected or nacked without requeue): red team 25, a
         correct consumer with no busy timeout that failed to record at the held lock
         dead-lettered the claim, and was taken to have acked it."""
         return left_claim_in(figures) and figures.dead_ready > before.dead_ready
-
-    def answered(figures: Figures) -> bool:
-        return figures.claim_known and figures.dead_known
 
     def at_db_or_ended() -> bool:
         nonlocal at_db
@@ -576,12 +569,12 @@ def _kill_right_after_its_ack(
             # for the first look taken after that in which the queues answered, however long
             # a loaded broker takes to give one.
             process.freeze()
-            look = watch.when(answered, drive.TAKE_WAIT) or watch.now()
+            look = watch.when(lambda f: f.answered, drive.TAKE_WAIT) or watch.now()
             if not left_claim_in(look) and look.unacked > before.unacked:
                 # An ack sent just before the freeze may still be on its way into claim.in
                 # (a busy node: acked_then_recorded once passed so): ask again, after that
                 # look answered. The frozen consumer sends nothing more meanwhile.
-                look = watch.when(answered, drive.TAKE_WAIT) or look
+                look = watch.when(lambda f: f.answered, drive.TAKE_WAIT) or look
             if left_claim_in(look):
                 seen = look  # it acked (or dead-lettered) before it records: told below
                 break
@@ -597,7 +590,7 @@ def _kill_right_after_its_ack(
             # then told from a later look whether it went to claim.dead after all (dead-
             # lettering moves it there a moment after it leaves claim.in).
             process.freeze()
-            seen = watch.when(answered, drive.TAKE_WAIT) or seen
+            seen = watch.when(lambda f: f.answered, drive.TAKE_WAIT) or seen
         lettered = seen is not None and dead_lettered(seen)
         ack_seen = seen is not None and not lettered
         # Acked while the grader held EAI_MQ_DB's lock (no record could be committed through
@@ -653,11 +646,11 @@ def dedup(lab: MqLab) -> DedupRuns | Missing:
         for spare in [*spares, None]:
             # What claim.in holds already (a duplicate a wrong consumer never acked, say): only
             # more than that after the kill is the fresh claim come back.
-            # Taken from a look in which claim.in answered: a look that did not carries the
+            # Taken from a look in which both queues answered: a look that did not carries the
             # last figures it told, maybe a barrier's claim not acked yet, and the fresh claim
             # back after the kill then seemed no more than before (a CI run under load: a
             # correct consumer failed M8.2).
-            before = watch.when(lambda f: f.claim_known and f.dead_known, drive.TAKE_WAIT) or watch.now()
+            before = watch.when(lambda f: f.answered, drive.TAKE_WAIT) or watch.now()
             window = _kill_right_after_its_ack(scene, process, fresh, before, hold)
             fresh_calls = partner.calls(fresh.guid)
             back = _released(watch)
