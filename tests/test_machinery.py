@@ -1278,6 +1278,24 @@ def test_inotify_tells_claim_by_rename_from_shortcuts(tmp_path: Path) -> None:
     assert seen.sent_back_to_inbox() == ["looped"]
 
 
+def test_a_watch_that_stopped_reading_is_a_fault_not_a_verdict(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The events are read on a thread: one that fails there must not hand Q3.4 an empty
+    travel ("no file left inbox", a correct consumer failed); stop() says the grader failed."""
+    (tmp_path / "inbox").mkdir()
+    (tmp_path / "inbox" / "a.json").write_text("{}")
+
+    def broken(self: Watcher, data: bytes) -> None:
+        raise MemoryError("a read the thread could not keep")
+
+    monkeypatch.setattr(Watcher, "_parse", broken)
+    watcher = Watcher({"inbox": tmp_path / "inbox"})
+    os.rename(tmp_path / "inbox" / "a.json", tmp_path / "a.json")
+    with pytest.raises(RuntimeError, match="stopped early"):
+        watcher.stop()
+
+
 def test_inotify_follows_files_through_a_processing_folder_made_again(tmp_path: Path) -> None:
     """Red team 17: a consumer that removes processing/ and makes it again when it starts was
     told its 55 files skipped processing/ (the watch stayed on the folder removed). The new
