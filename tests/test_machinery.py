@@ -12,6 +12,7 @@ import os
 import re
 import resource
 import secrets
+import select
 import shutil
 import signal
 import socket
@@ -24,6 +25,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 from typing import cast
 
 import pytest
@@ -35,6 +37,7 @@ from grader.classroom.markdown import finding as markdown_finding
 from grader.labs import CATALOGUE
 from grader.machinery import acting, erlang, identity, proctable, shebang, traverse, treecopy
 from grader.machinery import cgroup as cgroup_module
+from grader.machinery import inotify as inotify_module
 from grader.machinery.inotify import Touches, Watcher, travel
 from grader.machinery.interrupts import Interrupts
 from grader.machinery.nodes import stop_node
@@ -1278,6 +1281,33 @@ def test_inotify_tells_claim_by_rename_from_shortcuts(tmp_path: Path) -> None:
     assert seen.sent_back_to_inbox() == ["looped"]
 
 
+def test_events_the_reading_thread_has_not_read_yet_are_read_at_stop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The thread looks for events, finds none, then gets no CPU while a short consumer run
+    goes by (a class batch on 2 cores: a correct consumer failed Q3.4, "no file left inbox").
+    Every event is queued by the time stop() is called: stop() reads them."""
+
+    class LookedBeforeTheRun:  # a poll that found nothing, every time
+        def register(self, fd: int, mask: int) -> None:
+            pass
+
+        def poll(self, timeout: int) -> list[tuple[int, int]]:
+            time.sleep(timeout / 1000)
+            return []
+
+    monkeypatch.setattr(inotify_module, "select", SimpleNamespace(poll=LookedBeforeTheRun, POLLIN=1))
+    dirs = {name: tmp_path / name for name in ("inbox", "processing", "done")}
+    for path in dirs.values():
+        path.mkdir()
+    (dirs["inbox"] / "a.json").write_text("{}")
+    watcher = Watcher(dirs)
+    os.rename(dirs["inbox"] / "a.json", dirs["processing"] / "a.json")
+    os.rename(dirs["processing"] / "a.json", dirs["done"] / "a.json")
+    seen = travel(watcher.stop(), ["a.json"])
+    assert seen.hops["a.json"] == ["inbox", "processing", "done"]
+
+
 def test_a_watch_that_stopped_reading_is_a_fault_not_a_verdict(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -1617,3 +1647,107 @@ def test_results_never_show_a_broker_password(tmp_path: Path) -> None:
     written = (tmp_path / "r.json").read_text()
     assert "Zq9secret" not in written and "lab-grader-admin:***@" in written
     assert "guest:guest@" in written
+
+
+# A process that starts a Watchdog, names to it what the parameters say, prints the pids, and
+# waits to be killed. Groups: "obeys" ends on SIGTERM (saying so in a file), "ignores" never
+# ends by itself, "released" is named and then said to need nothing more.
+_WATCHED_PARENT = """
+import json, os, signal, subprocess, sys, time
+from pathlib import Path
+from grader.machinery.watchdog import Watchdog
+
+spec = json.loads(sys.argv[1])
+started = {}
+dog = Watchdog(spec["grace"])
+for name, code in spec["groups"].items():
+    proc = subprocess.Popen([sys.executable, "-c", code], start_new_session=True, stdout=subprocess.PIPE)
+    assert proc.stdout.readline() == b"ready\\n"
+    started[name] = proc.pid
+    dog.guard_group(proc.pid)
+    if name == "released":
+        dog.release_group(proc.pid)
+for path in spec["folders"]:
+    dog.guard_folder(Path(path))
+for path in spec["kept"]:
+    dog.guard_folder(Path(path))
+    dog.release_folder(Path(path))
+print(json.dumps({"watchdog": dog._proc.pid, **started}), flush=True)
+time.sleep(3600)
+"""
+_SAYS_WHEN_TERMED = """
+import signal, sys, time
+def on_term(signum, frame):
+    open({where!r}, "w").write("termed")
+    sys.exit(0)
+signal.signal(signal.SIGTERM, on_term)
+print("ready", flush=True)
+while True:
+    time.sleep(1)
+"""
+_IGNORES_TERM = """
+import signal, time
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+print("ready", flush=True)
+while True:
+    time.sleep(1)
+"""
+
+
+def _killed_parent(spec: dict[str, object]) -> dict[str, int]:
+    """Start _WATCHED_PARENT with ``spec``, SIGKILL it once it has named everything, and wait
+    for its watchdog to end: the pids it printed."""
+    parent = subprocess.Popen(
+        [sys.executable, "-c", _WATCHED_PARENT, json.dumps(spec)],
+        cwd=Path(__file__).resolve().parent.parent,
+        stdout=subprocess.PIPE,
+    )
+    assert parent.stdout is not None
+    pids: dict[str, int] = json.loads(parent.stdout.readline())
+    parent.kill()
+    parent.wait()
+    watchdog = os.pidfd_open(pids["watchdog"])  # not ours: its end is told by its pidfd
+    try:
+        assert select.select([watchdog], [], [], 120)[0], "the watchdog never ended"
+    finally:
+        os.close(watchdog)
+    return pids
+
+
+def test_a_process_killed_outright_still_has_what_it_named_ended(tmp_path: Path) -> None:
+    """A batch killed with SIGKILL left its graders and its class node running: its watchdog
+    ends what it was told of, SIGTERM first (a grader restores its lab root then), and leaves
+    alone what it was told needs nothing more."""
+    termed = tmp_path / "termed"
+    released_termed = tmp_path / "released-termed"
+    folder, kept = tmp_path / "folder", tmp_path / "kept"
+    for path in (folder, kept):
+        (path / "inside").mkdir(parents=True)
+    pids = _killed_parent(
+        {
+            "grace": 120.0,  # a bound: the group that obeys ends long before
+            "groups": {
+                "obeys": _SAYS_WHEN_TERMED.format(where=str(termed)),
+                "released": _SAYS_WHEN_TERMED.format(where=str(released_termed)),
+            },
+            "folders": [str(folder)],
+            "kept": [str(kept)],
+        }
+    )
+    try:
+        assert termed.read_text() == "termed"
+        assert not _alive(pids["obeys"])
+        assert _alive(pids["released"]) and not released_termed.exists()
+        assert not folder.exists() and kept.is_dir()
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(pids["released"], signal.SIGKILL)
+
+
+def test_a_group_that_ignores_sigterm_is_killed_when_the_grace_is_over(tmp_path: Path) -> None:
+    pids = _killed_parent({"grace": 0.1, "groups": {"ignores": _IGNORES_TERM}, "folders": [], "kept": []})
+    try:
+        assert not _alive(pids["ignores"])
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(pids["ignores"], signal.SIGKILL)
