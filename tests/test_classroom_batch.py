@@ -38,20 +38,23 @@ from grader.classroom.batch import (
     run_batch,
 )
 from grader.classroom.results import read_results
-from grader.classroom.runjob import BrokerAccess, GraderRun
+from grader.classroom.runjob import TERM_GRACE, BrokerAccess, GraderRun
 from grader.classroom.version import REPO
 from grader.config import AMQP_URL_VARIABLE, MANAGEMENT_URL_VARIABLE
+from grader.machinery import proctable
 from grader.queue.catalogue import QUEUE
 from solutions.walkthrough import walk_queue
 from tests.classgen import Student, hand_in, split
 from tests.classroom import processes_under, root_state
 from tests.grading import grade, hard_code_lab_root
 from tests.hold import Hold
+from tests.waiting import SAFETY, wait_until
 
 CORRECT, WRONG = split("queue")
 MQ_CORRECT, _ = split("mq")
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
+CLASS_FOLDERS = Path("/var/tmp/lab-grader-class-*")  # where a batch starts its class node
 LABS = ("queue",)
 STUDENTS = [
     Student("kim", CORRECT[0], MQ_CORRECT[0]),
@@ -274,6 +277,13 @@ def test_scripts_that_hard_code_root_see_their_copy_there(
     assert not processes_under(base)
 
 
+def _batch_command(submissions: Path, out: Path, lab: str, jobs: int, tree: FixtureTree) -> list[str]:
+    """``python -m grader batch`` of every submission in ``submissions``."""
+    handed = [str(p) for p in sorted(submissions.iterdir())]
+    options = ["--out", str(out), "--lab", lab, "--jobs", str(jobs), "--fixtures-dir", str(tree.root)]
+    return [sys.executable, "-m", "grader", "batch", *handed, *options]
+
+
 def test_an_interrupted_batch_leaves_nothing_running(
     handed_in: tuple[Path, dict[str, Path]], fixture_tree: FixtureTree, workdir: Callable[[str], Path]
 ) -> None:
@@ -283,24 +293,9 @@ def test_an_interrupted_batch_leaves_nothing_running(
     other grader run (it once retried each stopped run as a fault). Two more Ctrl-C right
     after change nothing: exit 130, no traceback (red team 11: nested KeyboardInterrupts)."""
     out = workdir("interrupted") / "out"
-    submissions = [str(p) for p in sorted((handed_in[0] / "submissions").iterdir())]
     hold = Hold(workdir("interrupted-hold"), ("check",))
     batch = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "grader",
-            "batch",
-            *submissions,
-            "--out",
-            str(out),
-            "--lab",
-            "queue",
-            "--jobs",
-            "2",
-            "--fixtures-dir",
-            str(fixture_tree.root),
-        ],
+        _batch_command(handed_in[0] / "submissions", out, "queue", 2, fixture_tree),
         cwd=REPO,
         stderr=subprocess.PIPE,
         text=True,
@@ -317,6 +312,42 @@ def test_an_interrupted_batch_leaves_nothing_running(
     assert batch.returncode == 130 and "Traceback" not in err, err
     assert not processes_under(out), err
     assert not (out / ".work").exists()
+
+
+def test_a_batch_killed_outright_leaves_neither_graders_nor_its_class_node(
+    fixture_tree: FixtureTree, workdir: Callable[[str], Path]
+) -> None:
+    """SIGKILL (no handler runs) while a grader is in the middle of an mq grade (held at its
+    first check): the batch's watchdog SIGTERMs the grader (SIGKILL after TERM_GRACE: a scene
+    may wait out its bound first, and what the grader left is then undone from its state dir),
+    then stops the RabbitMQ node the batch started for the class and removes its folder (red
+    team 26 found both running for good)."""
+    base = workdir("killed")
+    hand_in([STUDENTS[0]], base, fixture_tree.root, None, ("mq",))
+    out = base / "out"
+    hold = Hold(workdir("killed-hold"), ("check",))
+    before = set(CLASS_FOLDERS.parent.glob(CLASS_FOLDERS.name))
+    batch = subprocess.Popen(
+        _batch_command(base / "submissions", out, "mq", 1, fixture_tree),
+        cwd=REPO,
+        stderr=subprocess.DEVNULL,
+        env=os.environ | hold.env(),
+    )
+    try:
+        hold.wait("check", alive=lambda: batch.poll() is None)
+    finally:
+        batch.kill()
+        batch.wait()
+    (node_folder,) = set(CLASS_FOLDERS.parent.glob(CLASS_FOLDERS.name)) - before
+    node_env = str(node_folder / "node" / "node.pid")
+    wait_until(
+        lambda: not processes_under(out) and not proctable.carrying("RABBITMQ_PID_FILE", node_env),
+        "the held grader and the class node ended",
+        timeout=TERM_GRACE + SAFETY,
+    )
+    wait_until(lambda: not node_folder.exists(), "the class node's folder removed")
+    mounts = Path("/proc/self/mountinfo").read_text()
+    assert str(out) not in mounts, "the killed grader's scratch and working copies are unmounted"
 
 
 _IGNORES_TERM_UNTIL = """

@@ -1664,7 +1664,7 @@ for name, code in spec["groups"].items():
     proc = subprocess.Popen([sys.executable, "-c", code], start_new_session=True, stdout=subprocess.PIPE)
     assert proc.stdout.readline() == b"ready\\n"
     started[name] = proc.pid
-    dog.guard_group(proc.pid)
+    dog.guard_group(proc.pid, Path(spec["state"]), Path(spec["lab_root"]))
     if name == "released":
         dog.release_group(proc.pid)
 for path in spec["folders"]:
@@ -1697,6 +1697,8 @@ while True:
 def _killed_parent(spec: dict[str, object]) -> dict[str, int]:
     """Start _WATCHED_PARENT with ``spec``, SIGKILL it once it has named everything, and wait
     for its watchdog to end: the pids it printed."""
+    for name in ("state", "lab_root"):
+        Path(str(spec[name])).mkdir(exist_ok=True)
     parent = subprocess.Popen(
         [sys.executable, "-c", _WATCHED_PARENT, json.dumps(spec)],
         cwd=Path(__file__).resolve().parent.parent,
@@ -1732,6 +1734,8 @@ def test_a_process_killed_outright_still_has_what_it_named_ended(tmp_path: Path)
             },
             "folders": [str(folder)],
             "kept": [str(kept)],
+            "state": str(tmp_path / "state"),
+            "lab_root": str(tmp_path / "root"),
         }
     )
     try:
@@ -1745,7 +1749,16 @@ def test_a_process_killed_outright_still_has_what_it_named_ended(tmp_path: Path)
 
 
 def test_a_group_that_ignores_sigterm_is_killed_when_the_grace_is_over(tmp_path: Path) -> None:
-    pids = _killed_parent({"grace": 0.1, "groups": {"ignores": _IGNORES_TERM}, "folders": [], "kept": []})
+    pids = _killed_parent(
+        {
+            "grace": 0.1,
+            "groups": {"ignores": _IGNORES_TERM},
+            "folders": [],
+            "kept": [],
+            "state": str(tmp_path / "state"),
+            "lab_root": str(tmp_path / "root"),
+        }
+    )
     try:
         assert not _alive(pids["ignores"])
     finally:

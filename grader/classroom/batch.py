@@ -47,7 +47,17 @@ from grader.classroom.results import (
     refused_results,
     write_json,
 )
-from grader.classroom.runjob import BrokerAccess, GraderRun, RunOutcome, recover, resume, run, stop_all
+from grader.classroom.runjob import (
+    TERM_GRACE,
+    BrokerAccess,
+    GraderRun,
+    RunOutcome,
+    guarded_by,
+    recover,
+    resume,
+    run,
+    stop_all,
+)
 from grader.classroom.shards import MANIFEST, WHOLE, Manifest, Shard, forget
 from grader.classroom.submission import (
     MAX_TOTAL,
@@ -64,6 +74,7 @@ from grader.machinery.admission import MEMORY, Admission, available_memory
 from grader.machinery.broker import Broker
 from grader.machinery.snapshot import tree_digest
 from grader.machinery.treecopy import remove_tree
+from grader.machinery.watchdog import Watchdog
 
 GRADED, FAULT, REFUSED = "graded", "grader-error", "refused"
 WORK = ".work"
@@ -312,10 +323,13 @@ class Batch:
     def _grade_all(
         self, todo: list[Submission], tree: FixtureTree, keys: dict[str, str]
     ) -> dict[str, Graded]:
-        if not CATALOGUE.needs_broker(self.options.labs):
-            return self._pool(todo, tree, keys, None, None)
-        with class_broker(tree, self.options.broker) as (broker, access):
-            return self._pool(todo, tree, keys, broker, access)
+        # Killed outright (SIGKILL: no stop_all, no finally), the batch still has its graders
+        # stopped and its class node too: by the watchdog, which outlives it for that alone.
+        with Watchdog(TERM_GRACE) as watchdog, guarded_by(watchdog):
+            if not CATALOGUE.needs_broker(self.options.labs):
+                return self._pool(todo, tree, keys, None, None)
+            with class_broker(tree, self.options.broker, watchdog) as (broker, access):
+                return self._pool(todo, tree, keys, broker, access)
 
     def _pool(
         self,

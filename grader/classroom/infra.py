@@ -12,6 +12,7 @@ from fixtures.tree import MQ_PLUGINS, FixtureTree, build, load
 from grader.classroom.runjob import BrokerAccess
 from grader.machinery.broker import Broker, from_url, shared_watermark, start_local
 from grader.machinery.treecopy import remove_tree
+from grader.machinery.watchdog import Watchdog
 
 
 def fixture_tree(fixtures_dir: Path | None, scratch: Path) -> FixtureTree:
@@ -29,11 +30,14 @@ class ExternalBroker:
 
 
 @contextlib.contextmanager
-def class_broker(tree: FixtureTree, external: ExternalBroker | None) -> Iterator[tuple[Broker, BrokerAccess]]:
+def class_broker(
+    tree: FixtureTree, external: ExternalBroker | None, watchdog: Watchdog
+) -> Iterator[tuple[Broker, BrokerAccess]]:
     """One broker for every grader run: the external one, or a private node started with the
     fixture's own mq-up.sh (rabbit@localhost on free ports and its own epmd), with room above the
-    lab's memory watermark (broker.shared_watermark), stopped at the end. Each run makes and
-    deletes its own temporary vhosts on it."""
+    lab's memory watermark (broker.shared_watermark), stopped at the end, or by ``watchdog``
+    should the batch be killed outright. Each run makes and deletes its own temporary vhosts on
+    it."""
     if external is not None:
         broker = from_url(external.amqp_url, external.node, external.management_url)
         # The runs inherit this environment (ERL_EPMD_PORT for the node's rabbitmqctl).
@@ -46,6 +50,8 @@ def class_broker(tree: FixtureTree, external: ExternalBroker | None) -> Iterator
         return
     # The node runs as user rabbitmq: its directory must be reachable by it, unlike /tmp's.
     base = Path(tempfile.mkdtemp(prefix="lab-grader-class-", dir="/var/tmp"))
+    watchdog.guard_folder(base)
+    watchdog.guard_node(base / "node")  # named before it starts: a node half started is one too
     try:
         base.chmod(0o755)
         broker = start_local(tree.mq_up, base / "node", plugins=MQ_PLUGINS)
@@ -56,4 +62,6 @@ def class_broker(tree: FixtureTree, external: ExternalBroker | None) -> Iterator
         finally:
             broker.stop()
     finally:
+        watchdog.release_node(base / "node")  # start_local stops a node it could not start
         remove_tree(base)
+        watchdog.release_folder(base)

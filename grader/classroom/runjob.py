@@ -14,6 +14,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from grader.config import AMQP_URL_VARIABLE, MANAGEMENT_URL_VARIABLE
 from grader.machinery import sandbox
 from grader.machinery.broker import Broker
 from grader.machinery.rundir import GraderBusy, RunDir
+from grader.machinery.watchdog import Watchdog
 
 SCOREBOARD_HEADER = "채점 결과 (grader scoreboard)"
 TERM_GRACE = 30.0  # seconds a grader gets to restore and clean up after SIGTERM
@@ -134,6 +136,8 @@ def run(job: GraderRun) -> RunOutcome:
                 start_new_session=True,
             )
             _LIVE.add(proc)
+            if _GUARD is not None:
+                _GUARD.guard_group(proc.pid, job.state_dir, job.lab_root)
         returncode: int | None
         try:
             returncode = proc.wait(job.timeout)
@@ -146,6 +150,8 @@ def run(job: GraderRun) -> RunOutcome:
         finally:
             with _LIVE_LOCK:
                 _LIVE.discard(proc)
+                if _GUARD is not None:
+                    _GUARD.release_group(proc.pid)
     seconds = time.monotonic() - started
     recover(job.state_dir, job.lab_root)  # a no-op unless the grader was killed mid-run
     text = job.log.read_text(errors="replace")
@@ -182,6 +188,7 @@ def _outcome(job: GraderRun, returncode: int | None, seconds: float, log: str) -
 _LIVE: set[subprocess.Popen[bytes]] = set()  # grader runs going on in this process
 _LIVE_LOCK = threading.Lock()
 _stopped = False  # stop_all() was called: start no grader run (until resume())
+_GUARD: Watchdog | None = None  # ends the runs going on should this process be killed outright
 STOPPED = "the batch was interrupted before this grader run started"
 
 
@@ -195,6 +202,20 @@ def stop_all() -> None:
         _stopped = True
         running = list(_LIVE)
     _stop(running)
+
+
+@contextlib.contextmanager
+def guarded_by(watchdog: Watchdog) -> Iterator[None]:
+    """Within the block, every grader run started is named to ``watchdog`` while it runs: a
+    process killed with SIGKILL (no stop_all) still has its runs SIGTERMed, then killed."""
+    global _GUARD
+    with _LIVE_LOCK:
+        _GUARD = watchdog
+    try:
+        yield
+    finally:
+        with _LIVE_LOCK:
+            _GUARD = None
 
 
 def resume() -> None:

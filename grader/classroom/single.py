@@ -26,11 +26,12 @@ from grader.classroom.results import (
     refused_results,
     write_json,
 )
-from grader.classroom.runjob import GraderRun, RunOutcome, run
+from grader.classroom.runjob import TERM_GRACE, GraderRun, RunOutcome, guarded_by, run
 from grader.classroom.submission import UnsafeSubmission, lay_out
 from grader.classroom.version import tool_version
 from grader.labs import CATALOGUE
 from grader.machinery.treecopy import remove_tree
+from grader.machinery.watchdog import Watchdog
 
 ALL_PASSED, NOT_YET, GRADER_FAULT = 0, 1, 2
 
@@ -106,12 +107,13 @@ def _grade_lab_root(options: SingleOptions, scratch: Path) -> RunOutcome:
         broker=None,
         timeout=options.timeout,
     )
-    if CATALOGUE.needs_broker(options.labs):
-        with class_broker(tree, None) as (broker, access):
-            print(f"grade: RabbitMQ {broker.label} started by the lab's mq-up.sh", flush=True)
-            job = dataclasses.replace(job, broker=access)
-            return _twice(job)
-    return _twice(job)
+    with Watchdog(TERM_GRACE) as watchdog, guarded_by(watchdog):  # see batch._grade_all
+        if CATALOGUE.needs_broker(options.labs):
+            with class_broker(tree, None, watchdog) as (broker, access):
+                print(f"grade: RabbitMQ {broker.label} started by the lab's mq-up.sh", flush=True)
+                job = dataclasses.replace(job, broker=access)
+                return _twice(job)
+        return _twice(job)
 
 
 def _twice(job: GraderRun) -> RunOutcome:
