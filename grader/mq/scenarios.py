@@ -633,14 +633,19 @@ def dedup(lab: MqLab) -> DedupRuns | Missing:
         after_success = partner.calls(claim.guid)
         ended_before_repeat = not process.running()
         amqp.publish(scene.url, claim)
-        watch.when(lambda f: f.in_claim == 0, SETTLE_WAIT, until=lambda: not process.running())
-        drive.barrier(lab, scene, process)
+        # The barrier waits for claim.in to hold nothing once its claim is POSTed: the repeat,
+        # handled before it, acked too. When that never came within SETTLE_WAIT, the repeat is
+        # held unacked; no second wait for it (a consumer that never acks a duplicate waited
+        # SETTLE_WAIT three times here, the slowest grade of a class).
+        settled = drive.barrier(lab, scene, process)
         after_repeat = partner.calls(claim.guid)
         # Judged only from looks taken once the barrier's claim was POSTed: the consumer had the
         # repeat long before, so no look can show claim.in as it was before the repeat arrived
         # (a look just after a publish did, on a loaded node, and a consumer that never acks a
         # duplicate passed).
-        repeat = watch.when(lambda f: f.in_claim == 0, SETTLE_WAIT, until=lambda: not process.running())
+        repeat = None
+        if settled:
+            repeat = watch.when(lambda f: f.in_claim == 0, SETTLE_WAIT, until=lambda: not process.running())
         repeat = repeat or watch.now()
         hold = True
         for spare in [*spares, None]:
