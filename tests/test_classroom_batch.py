@@ -318,10 +318,10 @@ def test_a_batch_killed_outright_leaves_neither_graders_nor_its_class_node(
     fixture_tree: FixtureTree, workdir: Callable[[str], Path]
 ) -> None:
     """SIGKILL (no handler runs) while a grader is in the middle of an mq grade (held at its
-    first check): the batch's watchdog SIGTERMs the grader (SIGKILL after TERM_GRACE: a scene
-    may wait out its bound first, and what the grader left is then undone from its state dir),
-    then stops the RabbitMQ node the batch started for the class and removes its folder (red
-    team 26 found both running for good)."""
+    first check): the batch's watchdog SIGTERMs the grader, which tears down and writes its
+    results (SIGKILL after TERM_GRACE, and what it left undone from its state dir), then stops
+    the RabbitMQ node the batch started for the class and removes its folder (red team 26
+    found both running for good)."""
     base = workdir("killed")
     hand_in([STUDENTS[0]], base, fixture_tree.root, None, ("mq",))
     out = base / "out"
@@ -347,7 +347,11 @@ def test_a_batch_killed_outright_leaves_neither_graders_nor_its_class_node(
     )
     wait_until(lambda: not node_folder.exists(), "the class node's folder removed")
     mounts = Path("/proc/self/mountinfo").read_text()
-    assert str(out) not in mounts, "the killed grader's scratch and working copies are unmounted"
+    assert str(out) not in mounts, "the grader's scratch and working copies are unmounted"
+    # It ended on the SIGTERM, within the grace: its scenes' waits end with their consumers,
+    # which its teardown killed (one waited 30 s for a request that could no longer come).
+    results = read_results(out / STUDENTS[0].name / "results.json")
+    assert not results.gradable
 
 
 _IGNORES_TERM_UNTIL = """

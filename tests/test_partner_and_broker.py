@@ -167,6 +167,21 @@ def test_a_grader_waiting_on_a_partner_asks_again_only_when_something_changed(
     assert woken[0]["by_guid"] == {"a-guid": 1}
 
 
+def test_a_wait_on_a_partner_ends_once_what_it_waits_on_has_ended() -> None:
+    """A scene waits up to HELD_WAIT (30 s) for a consumer's request to reach the partner; a
+    consumer that has ended (crashed at its start, killed by a Ctrl-C's teardown) sends none:
+    the wait ends then and says it never came. A condition that holds still wins (an hour's
+    timeout: only ``until`` can end the first wait; a pytest-timeout FAIL if it does not)."""
+    partner = Partner()
+    try:
+        assert not partner.wait_for(lambda s: s["in_flight"] >= 1, 3600.0, until=lambda: True)
+        claim = golden_claims().of(Outcome.ACCEPTED)[0]
+        assert requests.post(f"{partner.url}/v1/claims", data=claim.data, timeout=5).status_code == 201
+        assert partner.wait_for(lambda s: s["by_guid"].get(claim.guid) == 1, 3600.0, until=lambda: True)
+    finally:
+        partner.stop()
+
+
 def _partner_module() -> Any:
     """fixtures/files/partner.py, a script of the lab's fixture tree, imported as a module."""
     spec = importlib.util.spec_from_file_location("lab_partner", REPO / "fixtures" / "files" / "partner.py")

@@ -81,15 +81,23 @@ class Partner:
     def control(self, **settings: Any) -> None:
         self._http.post(f"{self.url}/_control", json=settings, timeout=10).raise_for_status()
 
-    def wait_for(self, condition: Callable[[dict[str, Any]], bool], timeout: float) -> bool:
+    def wait_for(
+        self,
+        condition: Callable[[dict[str, Any]], bool],
+        timeout: float,
+        until: Callable[[], bool] = lambda: False,
+    ) -> bool:
         """Ask the statistics until ``condition`` holds (again on each change, and every NUDGE
-        seconds); False when ``timeout`` passed first."""
+        seconds); False when ``timeout`` passed first, or ``until`` held first (the process the
+        statistics wait on has ended: nothing more will come)."""
         deadline = time.monotonic() + timeout
         version = None
         while (left := deadline - time.monotonic()) > 0:
             stats = self.stats(version, min(left, NUDGE))
             if condition(stats):
                 return True
+            if until():
+                return False
             version = stats["version"]
         return False
 

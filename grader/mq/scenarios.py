@@ -319,7 +319,7 @@ def crashes(lab: MqLab) -> Crashes | Missing:
         scene.declare()
         amqp.publish(scene.url, *batch)
         process = scene.consumer(STOPPED_RUN)
-        held = partner.wait_for(lambda s: s["in_flight"] >= 1, timeout=HELD_WAIT)
+        held = partner.wait_for(lambda s: s["in_flight"] >= 1, HELD_WAIT, until=lambda: not process.running())
         # Frozen at once: the look below may take a while on a loaded machine, and meanwhile
         # the consumer's own HTTP timeout would end the held request (then it nacks, or acks
         # what it had recorded): the kill must meet it holding that request.
@@ -338,7 +338,9 @@ def crashes(lab: MqLab) -> Crashes | Missing:
         partner.control(mode="hang")
         elsewhere = dataclasses.replace(scene, db=scene.box.scratch_dir() / "processed.db")
         again = elsewhere.consumer(STOPPED_RUN)
-        second_held = partner.wait_for(lambda s: s["in_flight"] >= 1, timeout=HELD_WAIT)
+        second_held = partner.wait_for(
+            lambda s: s["in_flight"] >= 1, HELD_WAIT, until=lambda: not again.running()
+        )
         answered = False
         instead: tuple[int, ...] = ()
         if second_held:
