@@ -3,7 +3,8 @@
     python bench/class_bench.py [--size 24] [--jobs N[,N...]] [--runs R]
 
 The class (tests/classgen.py) mixes correct solutions and one-mistake mutants of both labs,
-half packed, half as folders. The ``--jobs 1`` run grades each submission alone: its verdicts
+half packed, half as folders; the class of 24 is pinned by name (classgen.CLASS_OF_24), so
+figures compare across commits. The ``--jobs 1`` run grades each submission alone: its verdicts
 are the solo verdicts, and each must name the mutant's mistake. Every parallel run (each job
 count of ``--jobs``: a count, ``auto`` for batch's default, which chooses as it goes, or
 ``auto2``, that default with its ends doubled; by default ``auto,auto2``; ``--runs`` times in a row) must
@@ -31,7 +32,7 @@ from grader.classroom.batch import GRADED, BatchOptions, Graded, default_jobs, m
 from grader.classroom.shards import read_manifest
 from grader.machinery.admission import cpu_times
 from grader.machinery.broker import start_local
-from tests.classgen import Student, hand_in, roster
+from tests.classgen import CLASS_OF_24, Student, hand_in, pinned_class, roster
 from tests.terminate import exit_on_sigterm
 
 LABS = ("queue", "mq")
@@ -116,7 +117,7 @@ def main() -> int:
     try:
         base.chmod(0o755)
         tree = build(base / "fixtures")
-        students = roster(args.size)
+        students = pinned_class() if args.size == len(CLASS_OF_24) else roster(args.size)
         # A node for each student's status.txt.
         node = start_local(tree.mq_up, base / "status-node", plugins=MQ_PLUGINS)
         try:

@@ -26,7 +26,7 @@ from grader.classroom.runjob import sandbox_options
 from grader.classroom.shards import MANIFEST, WHOLE, Shard, read_manifest, shard_of
 from grader.classroom.version import REPO
 from grader.labs import CATALOGUE
-from tests.classgen import Student, hand_in, split
+from tests.classgen import Student, hand_in, pinned_class, split
 from tests.classroom import processes_under, root_state, run_step
 
 pytestmark = pytest.mark.timeout(900)
@@ -375,3 +375,11 @@ def test_a_shard_job_and_the_merge_job_as_the_runner_runs_them(
     assert _rows(merged / "grades.csv") == _rows(whole / "grades.csv")
     assert (merged / "report.html").is_file()
     assert not processes_under(tmp_path)
+
+
+def test_the_benchmarks_class_is_the_one_it_names() -> None:
+    """bench/class_bench.py grades CLASS_OF_24: every variant it names exists (a renamed one
+    fails here, not as a quietly different class), a third of the class correct in both labs."""
+    students = pinned_class()
+    assert [s.name for s in students] == [f"s{n:02d}" for n in range(1, 25)]
+    assert sum(s.queue.correct and s.mq.correct for s in students) == 8
