@@ -49,9 +49,10 @@ def verdicts(graded: list[Graded]) -> dict[str, dict[str, str]]:
     return {g.name: {rid: t.outcome for rid, t in g.results.tests.items()} for g in graded}
 
 
-def wrong_about_mistakes(students: list[Student], solo: dict[str, dict[str, str]]) -> list[str]:
+def wrong_about_mistakes(students: list[Student], graded: list[Graded]) -> list[str]:
     """Solo verdicts that do not match the class as generated (a correct lab not fully passed,
-    a mutant not failed on its id)."""
+    a mutant not failed on its id), with what the grader said."""
+    solo, runs = verdicts(graded), {g.name: g for g in graded}
     problems = []
     for s in students:
         for lab in LABS:
@@ -62,8 +63,20 @@ def wrong_about_mistakes(students: list[Student], solo: dict[str, dict[str, str]
                 problems.append(
                     f"{s.name} ({variant.name}): {lab} ids not passed "
                     f"{sorted(failed)}, declared {sorted(variant.fails_away)}"
+                    + "".join(said(rid, runs[s.name]) for rid in sorted(failed ^ variant.fails_away))
                 )
     return problems
+
+
+def said(rid: str, *runs: Graded) -> str:
+    """What the grader said about ``rid`` in the runs where it was not passed (a verdict that
+    changed with the run is a race to find, and its words are the lead)."""
+    texts = [
+        f"\n      [{run.results.tests[rid].outcome}] {run.results.tests[rid].text.strip()[:1500]}"
+        for run in runs
+        if rid in run.results.tests and run.results.tests[rid].outcome != "passed"
+    ]
+    return "".join(texts)
 
 
 def job_counts(spec: str) -> tuple[int, int | None]:
@@ -134,14 +147,16 @@ def main() -> int:
         solo, solo_s, solo_cpu = timed_batch(submissions, base / "solo", "1")
         print(figures("1", solo, solo_s, solo_cpu, base / "solo"), flush=True)
         problems = [f"{g.name}: {g.status} {g.note[:300]}" for g in solo if g.status != GRADED]
-        problems += wrong_about_mistakes(students, verdicts(solo))
+        problems += wrong_about_mistakes(students, solo)
         alone = verdicts(solo)
+        solo_by = {g.name: g for g in solo}
         for jobs in (j for j in args.jobs.split(",") for _ in range(args.runs)):
             both, both_s, cpu = timed_batch(submissions, base / f"jobs{jobs}", jobs)
             together = verdicts(both)
             differ = [f"{g.name}: {g.status} {g.note[:300]}" for g in both if g.status != GRADED]
             differ += [
                 f"{name}: {rid} alone {alone[name][rid]}, with --jobs {jobs} {together[name].get(rid)}"
+                + said(rid, solo_by[name], {g.name: g for g in both}[name])
                 for name in alone
                 for rid in alone[name]
                 if together[name].get(rid) != alone[name][rid]
