@@ -589,10 +589,16 @@ def _kill_right_after_its_ack(
             process.thaw()  # it had not taken the claim yet: its sleep was its own
         if seen is not None and not dead_lettered(seen):
             # Out of claim.in: frozen at once (whatever it does after its ack never happens),
-            # then told from a later look whether it went to claim.dead after all (dead-
-            # lettering moves it there a moment after it leaves claim.in).
+            # then told from later looks whether it went to claim.dead after all. Dead-
+            # lettering hands the claim to claim.dead's queue process as it leaves claim.in,
+            # but that process answers a look before a delivery already waiting for it
+            # (RabbitMQ's queue process serves info calls at priority 9, deliveries at 0): the
+            # first look after may not count it yet; the one after that, taken once the
+            # process has answered the first and gone on to the delivery, does.
             process.freeze()
-            seen = watch.when(lambda f: f.answered, drive.TAKE_WAIT) or seen
+            for _ in range(2):
+                if not dead_lettered(seen):
+                    seen = watch.when(lambda f: f.answered, drive.TAKE_WAIT) or seen
         lettered = seen is not None and dead_lettered(seen)
         ack_seen = seen is not None and not lettered
         # Acked while the grader held EAI_MQ_DB's lock (no record could be committed through
