@@ -46,11 +46,14 @@ class Watchdog:
 
     def __init__(self, grace: float) -> None:
         """``grace``: the seconds a SIGTERMed group has before SIGKILL."""
+        from grader.machinery.environ import environment  # here: the program itself has no path yet
+
         repo = Path(__file__).resolve().parents[2]
         self._proc = subprocess.Popen(
             [sys.executable, "-I", __file__, str(repo), str(grace)],
             stdin=subprocess.PIPE,
             stdout=subprocess.DEVNULL,
+            env=environment(),  # never the live environ (tests/test_child_environment.py)
             start_new_session=True,
         )
 
