@@ -1281,22 +1281,24 @@ def test_inotify_tells_claim_by_rename_from_shortcuts(tmp_path: Path) -> None:
     assert seen.sent_back_to_inbox() == ["looped"]
 
 
+class _LookedBeforeTheRun:
+    """A poll of the Watcher's thread that finds nothing, every time: the thread never reads."""
+
+    def register(self, fd: int, mask: int) -> None:
+        pass
+
+    def poll(self, timeout: int) -> list[tuple[int, int]]:
+        time.sleep(timeout / 1000)
+        return []
+
+
 def test_events_the_reading_thread_has_not_read_yet_are_read_at_stop(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The thread looks for events, finds none, then gets no CPU while a short consumer run
     goes by (a class batch on 2 cores: a correct consumer failed Q3.4, "no file left inbox").
     Every event is queued by the time stop() is called: stop() reads them."""
-
-    class LookedBeforeTheRun:  # a poll that found nothing, every time
-        def register(self, fd: int, mask: int) -> None:
-            pass
-
-        def poll(self, timeout: int) -> list[tuple[int, int]]:
-            time.sleep(timeout / 1000)
-            return []
-
-    monkeypatch.setattr(inotify_module, "select", SimpleNamespace(poll=LookedBeforeTheRun, POLLIN=1))
+    monkeypatch.setattr(inotify_module, "select", SimpleNamespace(poll=_LookedBeforeTheRun, POLLIN=1))
     dirs = {name: tmp_path / name for name in ("inbox", "processing", "done")}
     for path in dirs.values():
         path.mkdir()
@@ -1308,20 +1310,26 @@ def test_events_the_reading_thread_has_not_read_yet_are_read_at_stop(
     assert seen.hops["a.json"] == ["inbox", "processing", "done"]
 
 
+@pytest.mark.parametrize("reader", ["thread", "stop"])
 def test_a_watch_that_stopped_reading_is_a_fault_not_a_verdict(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, reader: str
 ) -> None:
-    """The events are read on a thread: one that fails there must not hand Q3.4 an empty
-    travel ("no file left inbox", a correct consumer failed); stop() says the grader failed."""
+    """The events are read on a thread, and what it has not read at stop: a read that fails
+    in either must not hand Q3.4 an empty travel ("no file left inbox", a correct consumer
+    failed); stop() says the grader failed."""
     (tmp_path / "inbox").mkdir()
     (tmp_path / "inbox" / "a.json").write_text("{}")
 
     def broken(self: Watcher, data: bytes) -> None:
-        raise MemoryError("a read the thread could not keep")
+        raise MemoryError("a read the watch could not keep")
 
     monkeypatch.setattr(Watcher, "_parse", broken)
+    if reader == "stop":  # the thread never reads: stop() meets the failure
+        monkeypatch.setattr(inotify_module, "select", SimpleNamespace(poll=_LookedBeforeTheRun, POLLIN=1))
     watcher = Watcher({"inbox": tmp_path / "inbox"})
     os.rename(tmp_path / "inbox" / "a.json", tmp_path / "a.json")
+    if reader == "thread":  # the thread meets the failure before stop()
+        wait_until(lambda: watcher._failed is not None, "the reading thread failed")
     with pytest.raises(RuntimeError, match="stopped early"):
         watcher.stop()
 

@@ -167,14 +167,19 @@ class Watcher:
         self._stopping.set()
         self._thread.join()
         try:
-            if self._failed is not None:
-                raise RuntimeError("inotify: the watch of the queue folders stopped early") from self._failed
-            # What the thread has not read yet: it may have last looked before the scripts ran
-            # (a poll that found nothing, then no CPU until now: a correct consumer's whole run
-            # went unseen under load, and failed Q3.4). Every event of theirs is queued by now.
-            self._drain()
+            if self._failed is None:
+                # What the thread has not read yet: it may have last looked before the scripts
+                # ran (a poll that found nothing, then no CPU until now: a correct consumer's
+                # whole run went unseen under load, and failed Q3.4). Every event of theirs is
+                # queued by now.
+                try:
+                    self._drain()
+                except Exception as exc:
+                    self._failed = exc
         finally:
             os.close(self._fd)
+        if self._failed is not None:
+            raise RuntimeError("inotify: the watch of the queue folders stopped early") from self._failed
         return self.events
 
 
