@@ -152,11 +152,11 @@ def main() -> int:
         solo_by = {g.name: g for g in solo}
         for jobs in (j for j in args.jobs.split(",") for _ in range(args.runs)):
             both, both_s, cpu = timed_batch(submissions, base / f"jobs{jobs}", jobs)
-            together = verdicts(both)
+            together, both_by = verdicts(both), {g.name: g for g in both}
             differ = [f"{g.name}: {g.status} {g.note[:300]}" for g in both if g.status != GRADED]
             differ += [
                 f"{name}: {rid} alone {alone[name][rid]}, with --jobs {jobs} {together[name].get(rid)}"
-                + said(rid, solo_by[name], {g.name: g for g in both}[name])
+                + said(rid, solo_by[name], both_by[name])
                 for name in alone
                 for rid in alone[name]
                 if together[name].get(rid) != alone[name][rid]

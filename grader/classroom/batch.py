@@ -53,7 +53,6 @@ from grader.classroom.runjob import (
     GraderRun,
     RunOutcome,
     guarded_by,
-    recover,
     resume,
     run,
     stop_all,
@@ -72,6 +71,7 @@ from grader.classroom.version import code_hash, tool_version
 from grader.labs import CATALOGUE
 from grader.machinery.admission import MEMORY, Admission, available_memory
 from grader.machinery.broker import Broker
+from grader.machinery.rundir import recover
 from grader.machinery.snapshot import tree_digest
 from grader.machinery.treecopy import remove_tree
 from grader.machinery.watchdog import Watchdog

@@ -23,7 +23,7 @@ from grader.classroom.version import REPO
 from grader.config import AMQP_URL_VARIABLE, MANAGEMENT_URL_VARIABLE
 from grader.machinery import sandbox
 from grader.machinery.broker import Broker
-from grader.machinery.rundir import GraderBusy, RunDir
+from grader.machinery.rundir import recover
 from grader.machinery.watchdog import Watchdog
 
 SCOREBOARD_HEADER = "채점 결과 (grader scoreboard)"
@@ -245,17 +245,6 @@ def _ended_by(proc: subprocess.Popen[bytes], deadline: float) -> bool:
     except subprocess.TimeoutExpired:
         return False
     return True
-
-
-def recover(state_dir: Path, lab_root: Path) -> None:
-    """What a grader killed mid-run left (its scripts' process groups, snapshots, scratch) is
-    undone the way the next grader run would undo it."""
-    rundir = RunDir.for_lab_root(state_dir, lab_root.resolve())
-    try:
-        rundir.open()
-    except GraderBusy:
-        return
-    rundir.close()
 
 
 def scoreboard_of(log: str) -> str:

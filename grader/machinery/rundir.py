@@ -208,6 +208,18 @@ class RunDir:
         self._locks.clear()
 
 
+def recover(state_dir: Path, lab_root: Path) -> None:
+    """What a grader killed mid-run left (its scripts' process groups, snapshots, scratch,
+    mounts) is undone the way the next grader run of ``lab_root`` would undo it; nothing when
+    another grader holds that lab root now."""
+    rundir = RunDir.for_lab_root(state_dir, lab_root.resolve())
+    try:
+        rundir.open()
+    except GraderBusy:
+        return
+    rundir.close()
+
+
 def mount_tmpfs(path: Path, size: int) -> str | None:
     """A tmpfs of ``size`` bytes on the empty folder ``path``; None, or why not."""
     options = f"size={size},mode=0700".encode()

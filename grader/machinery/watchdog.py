@@ -14,7 +14,7 @@ before it is told otherwise:
                         a grader's process group (PID: its leader): SIGTERM, GRACE seconds, then
                         SIGKILL; then what a grader killed mid-run leaves (its scripts' mounts,
                         control groups, working copies) is undone from its state dir, as the
-                        next grader of that lab root would (rundir.RunDir.open)
+                        next grader of that lab root would (rundir.recover)
     {"add": "node", "path": BASE}      a private RabbitMQ node started in BASE (nodes.stop_node)
     {"add": "folder", "path": PATH}    a folder of the process's own, removed last
     {"drop": KIND, ...the same key}    that one needs nothing more
@@ -120,7 +120,7 @@ def _end_groups(groups: dict[int, int], grace: float) -> None:
 def main(repo: str, grace: float) -> None:
     sys.path.insert(0, repo)
     from grader.machinery.nodes import stop_node
-    from grader.machinery.rundir import RunDir
+    from grader.machinery.rundir import recover
     from grader.machinery.treecopy import remove_tree
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -141,10 +141,8 @@ def main(repo: str, grace: float) -> None:
                 paths[line["drop"]].remove(line["path"])
     _end_groups({pid: fd for pid, (fd, _, _) in groups.items()}, grace)
     for _, state, lab_root in groups.values():
-        rundir = RunDir.for_lab_root(state, lab_root.resolve())
-        with contextlib.suppress(Exception):  # busy (a grader holds it again), refused: the node next
-            rundir.open()  # undoes what the killed grader left
-            rundir.close()
+        with contextlib.suppress(Exception):  # refused (rundir's own word): the node comes next
+            recover(state, lab_root)  # undoes what the killed grader left
     for base in paths["node"]:
         stop_node(Path(base))
     for path in paths["folder"]:
