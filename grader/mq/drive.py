@@ -176,15 +176,24 @@ def decided(scene: Scene, process: Process, batch: list[Claim]) -> live.Figures 
 def barrier(lab: MqLab, scene: Scene, process: Process) -> bool:
     """Publish one more good claim and wait until it is POSTed and acked: a consumer handles its
     messages one after the other, so it has then finished everything it did for the earlier
-    ones (a record written after a reject, say). False when that never came.
+    ones (a record written after a reject, say). False when that never came."""
+    marker = _marker(lab, scene)
+    amqp.publish(scene.url, marker)
+    return _through(scene, process, marker)
 
-    Each barrier is a claim never seen before: a repeated one was POSTed (or recorded) by an
+
+def _marker(lab: MqLab, scene: Scene) -> Claim:
+    """A barrier's claim: one never seen before. A repeated one was POSTed (or recorded) by an
     earlier run, so "POSTed" held at once and an auto-acking consumer was stopped before it had
     POSTed what the barrier was meant to wait for."""
     assert scene.partner is not None
     scene.barriers += 1
-    marker = claims(lab, f"marker:{scene.vhost.name}:{scene.barriers}", good=1)[0]
-    amqp.publish(scene.url, marker)
+    return claims(lab, f"marker:{scene.vhost.name}:{scene.barriers}", good=1)[0]
+
+
+def _through(scene: Scene, process: Process, marker: Claim) -> bool:
+    """Wait until ``marker`` is POSTed, then until claim.in holds nothing (each bounded)."""
+    assert scene.partner is not None
     posted = scene.partner.wait_for(
         lambda s: bool(s["by_guid"].get(marker.guid)) or not process.running(), timeout=TAKE_WAIT
     )
@@ -199,19 +208,32 @@ def consume_until_decided(
     *,
     claim_url: str | None = None,
     then_barrier: bool = False,
+    barrier_behind: bool = False,
     compact: bool = False,
 ) -> ConsumerRun:
     """Publish ``batch`` (the file's bytes, or one-line JSON with ``compact``), run consumer.py
     with a long --max-seconds, stop it once it has decided about every claim (and, with
     ``then_barrier``, finished what it did after), look. How long that takes never decides a
-    verdict: on a loaded machine it only takes longer."""
+    verdict: on a loaded machine it only takes longer.
+
+    ``barrier_behind``: the barrier's claim is published right behind the batch, and the run
+    ends once it is POSTed and claim.in holds nothing: one wait where a claim never acked (a
+    wrong consumer's duplicate) cost two, the batch's and the barrier's. Only for a batch the
+    partner accepts at once, which a consumer handles in order, each before the barrier: a
+    claim requeued for a retry would come back behind the barrier."""
     scene.declare()
+    marker = _marker(lab, scene) if barrier_behind else None
     amqp.publish(scene.url, *batch, compact=compact)
+    if marker is not None:
+        amqp.publish(scene.url, marker)
     started = time.monotonic()
     process = scene.consumer(STOPPED_RUN, claim_url=claim_url)
-    decided(scene, process, batch)
-    if then_barrier and scene.partner is not None:
-        barrier(lab, scene, process)
+    if marker is not None:
+        _through(scene, process, marker)
+    else:
+        decided(scene, process, batch)
+        if then_barrier and scene.partner is not None:
+            barrier(lab, scene, process)
     stopped = process.running()
     end = RunEnd(process.kill(), time.monotonic() - started, "시작", 0.0, 0)
     if scene.partner is not None:  # what the killed consumer sent is all counted (one: ours)

@@ -704,7 +704,9 @@ def dedup(lab: MqLab) -> DedupRuns | Missing:
             drive.decided(scene, process, [fresh])
             drive.barrier(lab, scene, process)
             fresh = spare
-        restarted = drive.consume_until_decided(lab, scene, [claim, fresh], then_barrier=True, compact=True)
+        # Both were POSTed before (each decided by the partner at once): the barrier's claim goes
+        # right behind them, and a consumer that never acks a duplicate costs one wait, not two.
+        restarted = drive.consume_until_decided(lab, scene, [claim, fresh], barrier_behind=True, compact=True)
         db = scene.db
         with acting.as_scripts(lab.grading.identity):  # the record is the consumer's to shape
             exists, is_sqlite, names_it = db.is_file(), drive.is_sqlite(db), drive.names(db, claim.guid)
