@@ -94,13 +94,17 @@ def QueueFiguresOf(ready: int) -> live.QueueFigures:
 WATCH_LINES = [
     "s 1 1000 lab-grader-9-1-a claim.in 24 0 0 -",
     "s 1 1000 lab-grader-9-1-a claim.dead 0 0 0 -",
+    "e 1 1000",
     "h 2 1100",
     "s 3 1150 lab-grader-9-1-a claim.in 19 5 1 true:5",
     "s 3 1150 lab-grader-9-2-b claim.in 1 0 0 -",
+    "e 3 1150",
     "h 4 1250",
     "s 5 1300 lab-grader-9-1-a claim.in 19 4 1 true:5,false:0",
     "s 5 1300 lab-grader-9-1-a claim.dead 1 0 0 -",
+    "e 5 1300",
     "s 6 1400 lab-grader-9-1-a claim.in -",
+    "e 6 1400",
     "noise that is not a line of the watch",
 ]
 
@@ -124,14 +128,47 @@ def test_the_watch_output_is_read_per_vhost_and_per_look() -> None:
     assert lines.seen_from("lab-grader-9-1-a", 1.5) == []  # no look after it yet
 
 
+@pytest.mark.parametrize("first", ["another vhost's", "claim.in's"])
+def test_a_look_counts_once_all_of_it_is_read(first: str) -> None:
+    """The lines of one look come one by one, and whoever waits wakes between them. A look
+    counted at its first line showed a queue whose line had not come yet as it was before,
+    stamped as that look: M8.2 read a fresh claim, delivered and held unacked by a correct
+    consumer, as gone from claim.in, and failed it for acking before its record (trace of a
+    class batch, 2026-12-06)."""
+    lines = live.Lines()
+    for line in ("s 1 1000 v claim.in 0 0 1 true:5", "s 1 1000 v claim.dead 0 0 0 -", "e 1 1000"):
+        lines.feed(line)
+    look = {
+        "another vhost's": ["s 2 1050 w claim.in 3 0 0 -", "s 2 1050 v claim.in 0 1 1 true:5"],
+        "claim.in's": ["s 2 1050 v claim.in 0 0 1 true:5", "s 2 1050 v claim.dead 1 0 0 -"],
+    }[first]
+    lines.feed(look[0])
+    assert lines.seen_from("v", 1.01) == []  # nothing of the look is known until it is read whole
+    lines.feed(look[1])
+    assert lines.seen_from("v", 1.01) == [] and lines.looks == [1.0]
+    lines.feed("e 2 1050")
+    (state,) = lines.seen_from("v", 1.01)
+    assert state.at == 1.05 and (state.in_claim, state.dead_ready) == {
+        "another vhost's": (1, 0),  # held unacked, never "gone from claim.in"
+        "claim.in's": (0, 1),  # gone from claim.in to claim.dead, never "acked"
+    }[first]
+    # A look whose end never came (the watch cut off mid-look) is taken as it is at the next.
+    lines.feed("s 3 1100 v claim.in 0 0 0 -")
+    lines.feed("h 4 1150")
+    assert lines.looks == [1.0, 1.05, 1.1, 1.15] and lines.seen_from("v", 1.06)[0].consumers == 0
+
+
 def test_a_look_a_busy_queue_did_not_answer_changes_nothing() -> None:
     """Under load a queue process may not answer the watch's look ("?"): that is no news, never
     a queue that vanished (which would read as empty and end waits early)."""
     lines = live.Lines()
     for line in (
         "s 1 1000 v claim.in 24 0 0 -",
+        "e 1 1000",
         "s 2 1050 v claim.in ?",
+        "e 2 1050",
         "s 3 1100 v claim.in 22 2 1 true:2",
+        "e 3 1100",
     ):
         lines.feed(line)
     states = lines.seen_from("v", 1.04)
@@ -143,9 +180,13 @@ def test_a_look_a_busy_queue_did_not_answer_changes_nothing() -> None:
     # claim.dead too (M8.2: gone from claim.in, but to claim.dead?), each queue on its own
     for line in (
         "s 4 1200 v claim.dead 0 0 0 -",
+        "e 4 1200",
         "s 5 1250 v claim.dead ?",
+        "e 5 1250",
         "s 6 1300 v claim.in 21 2 1 true:2",
+        "e 6 1300",
         "s 7 1350 v claim.dead 1 0 0 -",
+        "e 7 1350",
     ):
         lines.feed(line)
     later = lines.seen_from("v", 1.2)

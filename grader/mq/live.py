@@ -5,7 +5,8 @@ One evaluation per grading run (machinery/erlang.py: a bare Erlang VM joined to 
 ``rabbitmqctl eval``) loads a small module into the node (compiled there once per node and
 version of it, see _MODULE_BODY) and runs its loop, which looks at the run's queues every 20 ms
 and prints a line whenever anything changes (ready, unacked, consumers and their settings),
-and a heartbeat every 100 ms; a reader thread takes the lines as they come. So one Erlang VM
+then a line that ends that look, and a heartbeat every 100 ms; a reader thread takes the lines
+as they come, and a look counts once its last line is read (Lines). So one Erlang VM
 boot serves every question every scenario asks; every change is seen, not a sample; and a
 question about "now" is answered by the first look the loop took after now, so a watch slowed
 down by load is waited for, never taken at its word about a moment it had not seen.
@@ -128,7 +129,7 @@ loop(C = #{every := Every, beat := Beat}, Prev, Seq, NextBeat) ->
             Beat1 = case Changed of
                 [] when Now >= NextBeat -> io:format("h ~b ~b~n", [Seq, Stamp]), Now + Beat;
                 [] -> NextBeat;
-                _ -> Now + Beat
+                _ -> io:format("e ~b ~b~n", [Seq, Stamp]), Now + Beat
             end,
             timer:sleep(Every),
             loop(C, maps:merge(Prev, maps:from_list(Changed)), Seq + 1, Beat1)
@@ -330,12 +331,21 @@ def queue_figures(text: str) -> QueueFigures | None:
 
 
 class Lines:
-    """What the watch printed, read as figures per vhost (pure: fed line by line)."""
+    """What the watch printed, read as figures per vhost (pure: fed line by line).
+
+    A look is taken in only once all of it is read: its changes ("s" lines, one per queue that
+    changed), then the line that ends it ("e"; "h" for a look that changed nothing). The lines
+    come one by one and a waiter wakes between them: a look counted at its first line showed,
+    for a queue whose line was still on its way, the state before the look, stamped as the
+    look's (a fresh claim delivered and held unacked read as not in claim.in: M8.2 took a
+    correct consumer for one that acked before it recorded)."""
 
     def __init__(self) -> None:
         self.looks: list[float] = []  # the stamp of every look that printed a line, in order
         self._last_seq = 0
         self._states: dict[str, list[Figures]] = {}  # vhost -> every state, oldest first
+        self._pending: list[list[str]] = []  # the "s" lines of the look being read
+        self._pending_seq = 0
         self.flooded: dict[str, int] = {}  # vhost -> what it held when the guard deleted it
         self.guarded = 0.0  # when the guard's latest look began (wall clock)
 
@@ -346,33 +356,50 @@ class Lines:
             if words[0] == "f" and len(words) == 4 and words[3].isdigit():
                 self.flooded[words[2]] = int(words[3])
             return
-        if len(words) < 3 or words[0] not in ("s", "h") or not (words[1].isdigit() and words[2].isdigit()):
+        if len(words) < 3 or words[0] not in ("s", "e", "h"):
             return
-        seq, at = int(words[1]), int(words[2]) / 1000
+        if not (words[1].isdigit() and words[2].isdigit()):
+            return
+        seq = int(words[1])
+        if self._pending and seq != self._pending_seq:  # a look whose end never came: as it is
+            self._take_in(self._pending_seq, int(self._pending[0][2]))
+        if words[0] == "s":
+            self._pending.append(words)
+            self._pending_seq = seq
+            return
+        self._take_in(seq, int(words[2]))
+
+    def _take_in(self, seq: int, stamp: int) -> None:
+        """The look ``seq`` is read whole: its changes become states, its stamp a look."""
+        at = stamp / 1000
+        pending, self._pending = self._pending, []
+        for words in pending:
+            if len(words) >= 5:
+                self._change(at, words[3], words[4], words[5] if len(words) > 5 else "-")
         if seq != self._last_seq:
             self.looks.append(at)
             self._last_seq = seq
-        if words[0] == "s" and len(words) >= 5:
-            vhost, queue, rest = words[3], words[4], words[5] if len(words) > 5 else "-"
-            states = self._states.setdefault(vhost, [])
-            before = states[-1] if states else Figures(at, None, None)
-            if rest.strip() == "?":  # a busy queue process did not answer: nothing learnt
-                if queue == amqp.CLAIM_QUEUE and before.claim_known:
-                    new = dataclasses.replace(before, at=at, claim_known=False)  # said from now on
-                elif queue == amqp.DEAD_QUEUE and before.dead_known:
-                    new = dataclasses.replace(before, at=at, dead_known=False)
-                else:
-                    return
-            elif queue == amqp.CLAIM_QUEUE:
-                new = Figures(at, queue_figures(rest), before.dead, dead_known=before.dead_known)
-            elif queue == amqp.DEAD_QUEUE:
-                new = Figures(at, before.claim, queue_figures(rest), before.claim_known)
+
+    def _change(self, at: float, vhost: str, queue: str, rest: str) -> None:
+        states = self._states.setdefault(vhost, [])
+        before = states[-1] if states else Figures(at, None, None)
+        if rest.strip() == "?":  # a busy queue process did not answer: nothing learnt
+            if queue == amqp.CLAIM_QUEUE and before.claim_known:
+                new = dataclasses.replace(before, at=at, claim_known=False)  # said from now on
+            elif queue == amqp.DEAD_QUEUE and before.dead_known:
+                new = dataclasses.replace(before, at=at, dead_known=False)
             else:
                 return
-            if states and states[-1].at == at:
-                states[-1] = new  # the same look: one state
-            else:
-                states.append(new)
+        elif queue == amqp.CLAIM_QUEUE:
+            new = Figures(at, queue_figures(rest), before.dead, dead_known=before.dead_known)
+        elif queue == amqp.DEAD_QUEUE:
+            new = Figures(at, before.claim, queue_figures(rest), before.claim_known)
+        else:
+            return
+        if states and states[-1].at == at:
+            states[-1] = new  # the same look: one state
+        else:
+            states.append(new)
 
     def history(self, vhost: str) -> list[Figures]:
         return list(self._states.get(vhost, []))
