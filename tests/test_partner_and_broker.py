@@ -38,6 +38,7 @@ from grader.machinery.rundir import RunDir
 from solutions.walkthrough import walk_mq
 from tests.conftest import SharedBroker, node_errors, private_node
 from tests.grading import REPO, grade, still_running
+from tests.hold import Hold
 from tests.waiting import SAFETY, wait_until
 
 
@@ -504,6 +505,44 @@ def test_a_node_left_by_a_killed_grader_is_stopped_by_the_next_run(
         assert not (state / "crashed").exists()
     finally:
         shutil.rmtree(state, ignore_errors=True)
+
+
+@pytest.mark.slow  # a node of its own
+def test_a_grader_killed_outright_leaves_no_node_of_its_own(fixture_tree: FixtureTree) -> None:
+    """`pytest grader` on a private node it started (--broker local, or a student's node down),
+    SIGKILLed while it grades (held at its first check, the node up): no teardown runs, and the
+    node and its epmd are stopped by the run's watchdog, not left running until a run on the
+    same state dir (red team 27)."""
+    # The node runs as user rabbitmq in the state dir: reachable, unlike pytest's tmp.
+    base = Path(tempfile.mkdtemp(prefix="lab-grader-selftest-", dir="/var/tmp"))
+    base.chmod(0o755)
+    root, state = base / "root", base / "state"
+    walk_mq(root, None)
+    hold = Hold(base / "hold", ("check",))
+    hold.folder.mkdir()
+    # fmt: off
+    argv = [
+        sys.executable, "-m", "pytest", "grader", "-q", "-p", "no:cacheprovider", "--lab", "mq",
+        "--broker", "local", "--away-from-pod", "--lab-root", str(root),
+        "--fixtures-dir", str(fixture_tree.root), "--state-dir", str(state),
+    ]
+    # fmt: on
+    grader = subprocess.Popen(
+        argv, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=os.environ | hold.env()
+    )
+    try:
+        hold.wait("check", alive=lambda: grader.poll() is None)
+        assert proctable.carrying("RABBITMQ_PID_FILE", str(state)), "the grader's own node runs"
+    finally:
+        grader.kill()  # the grader alone, as `kill -9 PID` does: its helpers see it gone
+        grader.wait()
+    try:
+        wait_until(lambda: not proctable.carrying("RABBITMQ_PID_FILE", str(state)), "its node and epmd ended")
+    finally:
+        for pid in proctable.carrying("RABBITMQ_PID_FILE", str(state)):  # the test's own cleanup
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        shutil.rmtree(base, ignore_errors=True)
 
 
 @pytest.mark.slow  # a node of its own, and a whole grade on it
