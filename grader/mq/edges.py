@@ -516,6 +516,19 @@ RETRY_AFTER_422 = edge(
     POST it (where it went then is M5.1's); at least one of the two classes must be judged.""",
     "첫 실행에서 422 를 받았던 청구(서류를 채워 다시 발행)",
 )
+KILLED_BEFORE_ANSWER = edge(
+    SEEN_BEFORE,
+    "KILLED_BEFORE_ANSWER",
+    "M8.4",
+    "record_only_success",
+    """A good claim whose POST the partner holds unanswered when its consumer is SIGKILLed (the
+    call then dropped: the claim system never accepted it), back in claim.in for the next
+    consumer on the same EAI_MQ_DB, the partner accepting again: POSTed once more, acked. A
+    record written before the success (even one deleted again when the call fails) makes the
+    next consumer ack it without calling: the claim is lost. Judged when the call was held and
+    the claim came back to claim.in (one acked before its answer is M4.3's and M4.4's).""",
+    "POST 의 응답 전에 SIGKILL 된 청구(같은 EAI_MQ_DB 로 다시 띄운 소비자)",
+)
 
 # Anomalies that meet in one claim: every pair of families produced together, or why never.
 _CLAIM = MAP.unit(

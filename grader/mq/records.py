@@ -151,5 +151,8 @@ class DedupRuns:
 class RecordOnSuccess:
     busy: Claim  # dead after two 503s, then accepted
     no_docs: Claim  # dead after a 422, then sent again with documents
-    first: ConsumerRun
+    first: ConsumerRun  # also met ``held`` again, redelivered
     second: ConsumerRun
+    held: Claim  # its call held unanswered when its consumer was SIGKILLed
+    held_then_killed: bool  # the call was held, and the claim back in claim.in after the kill
+    held_calls: int  # calls of it before ``first``

@@ -732,19 +732,51 @@ def dedup(lab: MqLab) -> DedupRuns | Missing:
 
 @scenarios
 def record_only_success(lab: MqLab) -> RecordOnSuccess | Missing:
-    """M8.4: claims that went to claim.dead (503 twice; 422), published again once the claim
-    system accepts them, are POSTed again and acked."""
+    """M8.4: a claim whose call the partner held unanswered when its consumer was SIGKILLed,
+    found again by the next consumer on the same EAI_MQ_DB, is POSTed again; claims that went
+    to claim.dead (503 twice; 422), published again once the claim system accepts them, are
+    POSTed again and acked."""
     if missing := drive.missing(lab, "consumer.py"):
         return missing
     kind = {c.outcome: c for c in drive.claims(lab, "record", no_docs=1, busy=1)}
     busy, no_docs = kind[Outcome.BUSY], kind[Outcome.NO_DOCS]
+    (held,) = drive.claims(lab, "record-held", good=1)
     with lab.scene("record") as scene:
-        assert scene.partner is not None
-        # Stopped only once it has finished what it did after its rejects (a record, say).
+        partner = scene.partner
+        assert partner is not None
+        # Killed while its call is held: nothing succeeded, so nothing may say it did (red team
+        # 27: a consumer that recorded before its POST, and deleted the record when the call
+        # failed, passed every id; the next consumer acked this claim without calling).
+        partner.control(mode="hang")
+        scene.declare()
+        amqp.publish(scene.url, held)
+        process = scene.consumer(STOPPED_RUN)
+        was_held = partner.wait_for(
+            lambda s: s["in_flight"] >= 1, HELD_WAIT, until=lambda: not process.running()
+        )
+        process.freeze()  # its own HTTP timeout cannot end the held call before the kill
+        process.signal(signal.SIGKILL)
+        process.wait(AFTER_KILL)
+        partner.control(mode="drop")  # the held call ends unanswered: no 201 to a dead client
+        # Judged only when the claim is back in claim.in for the next consumer: one acked before
+        # its answer (on receipt, or auto-ack) is lost already, which is M4.3's and M4.4's.
+        back = _released(drive.watch(scene))
+        held_calls = partner.calls(held.guid)
+        partner.control(mode="normal")
+        # Stopped only once it has finished what it did after its rejects (a record, say); the
+        # held claim, back at the head of claim.in, is handled before the batch.
         first = drive.consume_until_decided(lab, scene, [busy, no_docs], then_barrier=True)
-        scene.partner.control(accept_busy=True)
+        partner.control(accept_busy=True)
         again = [busy, no_docs.with_docs(lab.grading.rng("record-docs"))]
         # The partner's counts go on from the first run, so "every claim POSTed" holds at once:
         # the barrier (handled after both, in order) says when the consumer is through with them.
         second = drive.consume_until_decided(lab, scene, again, then_barrier=True)
-        return RecordOnSuccess(busy=busy, no_docs=no_docs, first=first, second=second)
+        return RecordOnSuccess(
+            busy=busy,
+            no_docs=no_docs,
+            first=first,
+            second=second,
+            held=held,
+            held_then_killed=was_held and back is not None and back.in_claim > 0,
+            held_calls=held_calls,
+        )
