@@ -1,0 +1,12 @@
+#!/bin/bash
+# 1단계
+mkdir -p /root/eaimw/mq
+rabbitmqctl -n rabbit@localhost status > /root/eaimw/mq/status.txt
+grep "Memory high watermark" /root/eaimw/mq/status.txt
+# 2~8단계 파일
+cp "$SUBMISSION"/topology.py "$SUBMISSION"/publish.py "$SUBMISSION"/consumer.py /root/eaimw/mq/
+cd /root/eaimw/mq
+python3 topology.py
+python3 topology.py
+python3 publish.py /opt/lab/fixtures/eaimw/mq/claims/clm-1470.json
+rabbitmqctl -n rabbit@localhost list_queues name messages messages_unacknowledged

@@ -1,0 +1,7 @@
+mkdir -p /root/eaimw/mq
+cp $SUBMISSION/topology.py $SUBMISSION/publish.py $SUBMISSION/consumer.py /root/eaimw/mq/
+rabbitmqctl -n rabbit@localhost status > /root/eaimw/mq/status.txt
+cd /root/eaimw/mq
+python3 topology.py && python3 topology.py
+python3 publish.py /opt/lab/fixtures/eaimw/mq/claims/*.json
+rabbitmqctl -n rabbit@localhost list_queues name messages messages_unacknowledged
