@@ -148,10 +148,11 @@ def test_a_look_counts_once_all_of_it_is_read(first: str) -> None:
     assert lines.seen_from("v", 1.01) == [] and lines.looks == [1.0]
     lines.feed("e 2 1050")
     (state,) = lines.seen_from("v", 1.01)
-    assert state.at == 1.05 and (state.in_claim, state.dead_ready) == {
+    expected = {
         "another vhost's": (1, 0),  # held unacked, never "gone from claim.in"
         "claim.in's": (0, 1),  # gone from claim.in to claim.dead, never "acked"
     }[first]
+    assert state.at == 1.05 and (state.in_claim, state.dead_ready) == expected
     # A look whose end never came (the watch cut off mid-look) is taken as it is at the next.
     lines.feed("s 3 1100 v claim.in 0 0 0 -")
     lines.feed("h 4 1150")
