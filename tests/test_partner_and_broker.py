@@ -34,7 +34,7 @@ from grader.machinery import proctable
 from grader.machinery.broker import BUSY_WAIT, QUEUE_BOUNDS, USER_LIMITS, VHOST_LIMITS, free_port, start_local
 from grader.machinery.nodes import stop_leftover_nodes
 from grader.machinery.partner import Partner, PartnerForks, Spares
-from grader.machinery.rundir import RunDir
+from grader.machinery.rundir import RunDir, unmount
 from solutions.walkthrough import walk_mq
 from tests.conftest import SharedBroker, node_errors, private_node
 from tests.grading import REPO, grade, still_running
@@ -542,7 +542,12 @@ def test_a_grader_killed_outright_leaves_no_node_of_its_own(fixture_tree: Fixtur
         for pid in proctable.carrying("RABBITMQ_PID_FILE", str(state)):  # the test's own cleanup
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
+        # The killed run's tmpfs mounts (the next run on that lab root would undo them).
+        for line in Path("/proc/self/mountinfo").read_text().splitlines():
+            if (point := line.split()[4]).startswith(str(base)):
+                unmount(Path(point))
         shutil.rmtree(base, ignore_errors=True)
+    assert str(base) not in Path("/proc/self/mountinfo").read_text()
 
 
 @pytest.mark.slow  # a node of its own, and a whole grade on it
