@@ -17,13 +17,16 @@ import pytest
 
 from fixtures.tree import FixtureTree
 from grader.classroom.gradescope import build_bundle, unpack_bundle
+from grader.classroom.runjob import TERM_GRACE
 from grader.classroom.single import GRADER_FAULT, SingleOptions, grade
 from grader.classroom.submission import pack
 from grader.labs import CATALOGUE
 from solutions.walkthrough import walk_mq, walk_queue
 from tests.classroom import processes_under, root_state
 from tests.conftest import SharedBroker
+from tests.grading import REPO
 from tests.hold import Hold
+from tests.waiting import SAFETY, wait_until
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1200)]
 
@@ -154,6 +157,36 @@ def test_a_grader_fault_is_withheld_not_scored(
     kept = json.loads((results.parent / "results.grader-error.json").read_text())
     assert kept["extra_data"]["gradable"] is False and kept["extra_data"]["grader_errors"]
     assert stat.S_ISDIR((tmp_path / "root" / "q").stat().st_mode)
+
+
+def test_a_grade_killed_outright_leaves_no_folder_of_its_own(
+    fixture_tree: FixtureTree, tmp_path: Path
+) -> None:
+    """`python -m grader grade` SIGKILLed while its grader holds at its first check: no finally
+    runs, and its watchdog ends the grader, undoes the grader's run and removes the grade's own
+    folder in /var/tmp (fixture tree, state, log), which was left behind (red team 27's run)."""
+    walk_queue(tmp_path / "upload", fixture_tree.root)
+    hold = Hold(tmp_path / "hold", ("check",))
+    hold.folder.mkdir()
+    # fmt: off
+    argv = [
+        sys.executable, "-m", "grader", "grade", str(tmp_path / "upload"), "--lab", "queue",
+        "--lab-root", str(tmp_path / "root"), "--results-json", str(tmp_path / "results.json"),
+    ]
+    # fmt: on
+    graded = subprocess.Popen(argv, cwd=REPO, stdout=subprocess.DEVNULL, env=os.environ | hold.env())
+    try:
+        (held,) = hold.wait("check", alive=lambda: graded.poll() is None)
+        command = Path(f"/proc/{held}/cmdline").read_bytes().split(b"\0")
+        scratch = Path(os.fsdecode(command[command.index(b"--state-dir") + 1])).parent
+        assert scratch.is_dir() and scratch.name.startswith("lab-grader-grade-"), scratch
+    finally:
+        graded.kill()  # the grade alone, as `kill -9 PID` does: its watchdog sees it gone
+        graded.wait()
+    wait_until(lambda: not scratch.exists(), "the grade's folder removed", timeout=TERM_GRACE + SAFETY)
+    assert not processes_under(scratch), "its grader ended"
+    assert str(scratch) not in Path("/proc/self/mountinfo").read_text()
+    assert (tmp_path / "root" / "q" / "consume.py").is_file()  # the laid-out submission is kept
 
 
 def test_a_harness_failure_is_reported_as_a_fault(fixture_tree: FixtureTree, tmp_path: Path) -> None:

@@ -11,9 +11,11 @@ with ``report`` (GitHub) results.json says ``gradable: false`` and the run exits
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import sys
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -72,13 +74,10 @@ def grade(submission: Path, options: SingleOptions) -> int:
     except UnsafeSubmission as exc:
         print(f"grade: 제출물을 풀 수 없습니다: {exc}", flush=True)
         return _finish(refused_results(options.labs, str(exc)), options)
-    scratch = Path(tempfile.mkdtemp(prefix="lab-grader-grade-", dir="/var/tmp"))
     try:
-        outcome = _grade_lab_root(options, scratch)
+        outcome = _grade_lab_root(options)
     except Exception as exc:  # no broker could be started, ...: a fault, reported as one
         outcome = RunOutcome(None, 0.0, None, f"could not grade: {exc!r}"[:2000], "")
-    finally:
-        remove_tree(scratch)
     if outcome.fault is not None or outcome.results is None:
         print(f"grade: 채점기 오류(학생 잘못이 아님): {outcome.fault}", flush=True)
         data = grader_fault_results(options.labs, outcome.fault or "unknown")
@@ -95,7 +94,26 @@ def grade(submission: Path, options: SingleOptions) -> int:
     return _finish(outcome.results.raw, options)
 
 
-def _grade_lab_root(options: SingleOptions, scratch: Path) -> RunOutcome:
+@contextlib.contextmanager
+def _scratch(watchdog: Watchdog) -> Iterator[Path]:
+    """The grade's own folder (fixture tree, grader state, log, the node's files), removed when
+    the grade ends, or by ``watchdog`` when this process is killed outright."""
+    scratch = Path(tempfile.mkdtemp(prefix="lab-grader-grade-", dir="/var/tmp"))
+    watchdog.guard_folder(scratch)
+    try:
+        yield scratch
+    finally:
+        remove_tree(scratch)
+        watchdog.release_folder(scratch)
+
+
+def _grade_lab_root(options: SingleOptions) -> RunOutcome:
+    # The watchdog first: a SIGKILL at any later point leaves nothing it was not told of.
+    with Watchdog(TERM_GRACE) as watchdog, guarded_by(watchdog), _scratch(watchdog) as scratch:
+        return _grade_in(options, scratch, watchdog)
+
+
+def _grade_in(options: SingleOptions, scratch: Path, watchdog: Watchdog) -> RunOutcome:
     tree = fixture_tree(options.fixtures_dir, scratch)
     job = GraderRun(
         lab_root=options.lab_root,
@@ -107,13 +125,12 @@ def _grade_lab_root(options: SingleOptions, scratch: Path) -> RunOutcome:
         broker=None,
         timeout=options.timeout,
     )
-    with Watchdog(TERM_GRACE) as watchdog, guarded_by(watchdog):  # see batch._grade_all
-        if CATALOGUE.needs_broker(options.labs):
-            with class_broker(tree, None, watchdog) as (broker, access):
-                print(f"grade: RabbitMQ {broker.label} started by the lab's mq-up.sh", flush=True)
-                job = dataclasses.replace(job, broker=access)
-                return _twice(job)
-        return _twice(job)
+    if CATALOGUE.needs_broker(options.labs):  # the watchdog guards the graders: see batch._grade_all
+        with class_broker(tree, None, watchdog) as (broker, access):
+            print(f"grade: RabbitMQ {broker.label} started by the lab's mq-up.sh", flush=True)
+            job = dataclasses.replace(job, broker=access)
+            return _twice(job)
+    return _twice(job)
 
 
 def _twice(job: GraderRun) -> RunOutcome:
