@@ -117,8 +117,9 @@ REQUIREMENTS: list[tuple[str, str, str]] = [
     ),
     (
         "M8.1",
-        "성공한 message_id 를 다시 발행하면 POST 없이 ack 한다",
-        "처리 전에 SQLite 에서 message_id 를 찾아보세요.",
+        "성공한 message_id 를 다시 발행하면 POST 없이 ack 한다(중복은 message_id 로만 판단)",
+        "처리 전에 SQLite 에서 message_id 를 찾아보세요"
+        "(claimId 가 같아도 message_id 가 새 것이면 새 메시지).",
     ),
     (
         "M8.2",

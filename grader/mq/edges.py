@@ -80,9 +80,10 @@ PREFETCH = MAP.input(
     """Absent (the lab's default, 5) or a positive number smaller than the default.""",
 )
 SEEN_BEFORE = MAP.input(
-    "a claim whose message_id was seen before",
-    """Published again after it succeeded (to the same process or after a restart), or after
-    it failed (503, or 422 then mended).""",
+    "a claim seen before",
+    """Its message_id published again after it succeeded (to the same process or after a
+    restart), or after it failed (503, or 422 then mended); or the same claim (claimId and
+    every other field) under a message_id never seen, a new message.""",
 )
 RECORD_DB = MAP.input(
     "EAI_MQ_DB",
@@ -469,6 +470,17 @@ DUP_LATER = edge(
     at once POSTs both, and the catalogue asks nothing of that. A consumer that ended by itself
     long before its --max-seconds (the queue was empty for a moment) is told so.""",
     "성공한 뒤 같은 프로세스에 다시 옴",
+)
+RESENT_AS_NEW = edge(
+    SEEN_BEFORE,
+    "RESENT_AS_NEW",
+    "M8.1",
+    "dedup",
+    """Beside that repeat, the same claim (claimId, documents, every field) under a new guid, so
+    a new message_id: the lab de-duplicates by message_id, so it is no duplicate: POSTed once,
+    acked. A consumer that keys its record on claimId (or on the body without its guid) acks it
+    without calling: a message lost.""",
+    "claimId 는 같고 message_id 가 새 것인 청구(중복 아님)",
 )
 DUP_AFTER_KILL = edge(
     LIFETIME,

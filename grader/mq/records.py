@@ -134,6 +134,8 @@ class DedupRuns:
     first: RunResult  # that process, SIGKILLed
     calls_after_success: int  # POSTs of ``claim`` once it had succeeded (one, when all is well)
     calls_after_repeat: int  # ... once it was published again, same process
+    resent: Claim  # ``claim`` under a new message_id, published beside the repeat: no duplicate
+    resent_calls: int  # its POSTs (one, when all is well)
     repeat: Figures
     ended_before_repeat: bool  # it had ended by itself (long before its --max-seconds) by then
     fresh_ack_seen: bool  # the kill came right after ``fresh`` was acked (else: it never was)

@@ -619,13 +619,15 @@ def _kill_right_after_its_ack(
 
 @scenarios
 def dedup(lab: MqLab) -> DedupRuns | Missing:
-    """M8.1–M8.3: a message_id published again after its success, to the same process; then a
+    """M8.1–M8.3: a message_id published again after its success, to the same process, beside
+    the same claim under a new message_id (no duplicate); then a
     fresh claim with the process SIGKILLed right after its ack (its record held back until then,
     so the window is hit every run), and both published again to a new process on the same
     EAI_MQ_DB."""
     if missing := drive.missing(lab, "consumer.py"):
         return missing
     claim, fresh = drive.claims(lab, "dedup", good=2)
+    resent = claim.resent(lab.grading.rng("dedup-resent"))  # a new message, not a duplicate
     spares = drive.claims(lab, "dedup-again", good=KILL_TRIALS - 1)
     with lab.scene("dedup") as scene:
         watch = drive.watch(scene)
@@ -641,12 +643,13 @@ def dedup(lab: MqLab) -> DedupRuns | Missing:
         after_success = partner.calls(claim.guid)
         ended_before_repeat = not process.running()
         amqp.publish(scene.url, claim)
+        amqp.publish(scene.url, resent)
         # The barrier waits for claim.in to hold nothing once its claim is POSTed: the repeat,
         # handled before it, acked too. When that never came within SETTLE_WAIT, the repeat is
         # held unacked; no second wait for it (a consumer that never acks a duplicate waited
         # SETTLE_WAIT three times here, the slowest grade of a class).
         settled = drive.barrier(lab, scene, process)
-        after_repeat = partner.calls(claim.guid)
+        after_repeat, resent_calls = partner.calls(claim.guid), partner.calls(resent.guid)
         # Judged only from looks taken once the barrier's claim was POSTed: the consumer had the
         # repeat long before, so no look can show claim.in as it was before the repeat arrived
         # (a look just after a publish did, on a loaded node, and a consumer that never acks a
@@ -716,6 +719,8 @@ def dedup(lab: MqLab) -> DedupRuns | Missing:
             first=window.run,
             calls_after_success=after_success,
             calls_after_repeat=after_repeat,
+            resent=resent,
+            resent_calls=resent_calls,
             repeat=repeat,
             ended_before_repeat=ended_before_repeat,
             fresh_ack_seen=window.ack_seen,

@@ -53,6 +53,16 @@ def test_M8_1_repeat_is_acked_without_post(req: Check, dedup: DedupRuns) -> None
     req.expect(
         not problem, f"{edge}: 다시 온 메시지를 ack 하지 않음 ({problem})", ACK_DUPLICATES, run=seen.first
     )
+    # The key is the message_id: the same claim under a new one is a new message (its ack is
+    # read with the repeat's above: claim.in empty once the barrier behind both was handled).
+    req.expect(
+        seen.resent_calls == 1,
+        f"{edges.RESENT_AS_NEW}: claimId 등 내용은 같고 message_id 만 새 것인 청구를 "
+        f"청구 시스템에 POST {seen.resent_calls}번 보냄 (1번이어야 함)",
+        "중복은 message_id 로만 판단하세요(기록의 키도 message_id): claimId 가 같아도 message_id 가 "
+        "다르면 새 메시지이므로 청구 시스템을 불러야 합니다.",
+        run=seen.first,
+    )
 
 
 @pytest.mark.req("M8.2")

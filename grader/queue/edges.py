@@ -31,7 +31,8 @@ MESSAGE = MAP.input(
     fields, each present and not null), possibly other fields; or anything else: bytes that do
     not parse (truncated, empty, blanks, not UTF-8), JSON that is not an object, an object
     with a required field absent or null (missing-field). A valid message's msg_id may have
-    been seen before (a duplicate, same or different body). Values are any the field allows:
+    been seen before (a duplicate, same or different body), or every other field may equal
+    another message's under a new msg_id (no duplicate: the key is msg_id). Values are any the field allows:
     seq from 0 across every digit boundary, amount 0, 0.0 and of any width, order_no "".""",
 )
 INBOX = MAP.input(
@@ -232,8 +233,18 @@ DUPLICATE_PAIRS = (
         "1..11 주문의 seq 10 중복(자릿수 경계)",
     ),
 )
+LOOKALIKE = _e(
+    MESSAGE,
+    "lookalike-new-id",
+    "two valid messages equal in order_no, seq, amount and created_at, with two msg_ids: no "
+    "duplicate, a row each (a UNIQUE on order_no and seq, or a key on the body without its "
+    "msg_id, drops one; a repeated seq is order-check.sql's to find)",
+    "msg_id 만 다르고 나머지가 같은 두 메시지(중복 아님)",
+)
 POISON_CLASSES = PARSE_CLASSES + MISSING_CLASSES + (POISON_TWICE,)
-RECORDED_CLASSES = VALID_CLASSES + FALSY_CLASSES + OPTIONAL_CLASSES + DUPLICATE_CLASSES + DUPLICATE_PAIRS
+RECORDED_CLASSES = (
+    VALID_CLASSES + FALSY_CLASSES + OPTIONAL_CLASSES + DUPLICATE_CLASSES + DUPLICATE_PAIRS + (LOOKALIKE,)
+)
 EVERY_MESSAGE = RECORDED_CLASSES + SAME_ID_CLASSES + POISON_CLASSES
 
 EMPTY_INBOX = _e(INBOX, "empty-inbox", "a run over an empty inbox exits 0", "빈 inbox 에서 실행")

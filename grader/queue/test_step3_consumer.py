@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 import pytest
 
-from fixtures.queue_messages import QueueFile
+from fixtures.queue_messages import LOOKALIKE, QueueFile
 from grader.machinery.runner import RunResult
 from grader.queue import ledger
 from grader.queue.edges import label, message_label
@@ -24,6 +24,11 @@ from grader.verdict import Check
 FALSY_HINT = (
     '0, 0.0, "" 은 값이 있는 것이지 누락이 아닙니다: `if not msg.get(f)` 대신 '
     "`msg.get(f) is None` 으로 없음·null 만 골라내세요."
+)
+LOOKALIKE_HINT = (
+    "중복은 msg_id 로만 판단합니다: order_no·seq·amount 가 모두 같아도 msg_id 가 다르면 다른 메시지이므로 "
+    "행을 따로 남기세요(order_no·seq 에 UNIQUE 를 두지 마세요; 한 주문의 seq 중복은 6단계 "
+    "order-check.sql 이 찾아낼 일입니다)."
 )
 NOT_OBJECT_HINT = (
     "JSON 으로 읽히더라도 객체(dict)가 아니면(배열, 문자열, 숫자, null, true) parse 실패로 error/ 에 "
@@ -91,6 +96,8 @@ def _hint_for(observed: ConsumeRun, files: Iterable[QueueFile]) -> str | None:
         return NULL_HINT
     if "parse-not-utf8" in cases:
         return NOT_UTF8_HINT
+    if LOOKALIKE in cases:
+        return LOOKALIKE_HINT
     if cases & {"parse-array", "parse-string", "parse-number", "parse-null", "parse-true"}:
         return NOT_OBJECT_HINT
     return None
