@@ -186,6 +186,7 @@ class LagLayout:
     shows: frozenset[str]  # its Q7.1 classes
     subdirs: dict[str, int] = field(default_factory=dict)  # dir -> files in a subfolder of it
     hidden: int = 0  # hidden regular files in inbox (counted or not: both accepted)
+    blank_named: int = 0  # files of inbox, processing, error named with a blank: `… (2).json`
 
     @property
     def inbox_counts(self) -> frozenset[int]:
@@ -215,7 +216,8 @@ def lag_layouts(rng: random.Random) -> list[LagLayout]:
         LagLayout(
             {"inbox": 10, "processing": 9, "error": 11, "done": done()},
             (_t(9, "across-9-10", "threshold-above"), _t(10, "threshold-equal"), _t(11, "threshold-below")),
-            frozenset({"count-widths"}),
+            frozenset({"count-widths", "blank-names"}),
+            blank_named=2,
         ),
         LagLayout(
             {"inbox": 9, "processing": rng.randrange(2, 8), "error": 10, "done": done()},

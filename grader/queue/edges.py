@@ -37,8 +37,9 @@ MESSAGE = MAP.input(
 )
 INBOX = MAP.input(
     "inbox/ and the queue's state as a run of consume.py finds them",
-    """Empty or holding any mix of message files; done/, error/ and the ledger holding an
-    earlier run's work or not; a file arriving again under a name done/ already holds.""",
+    """Empty or holding any mix of message files, named with blanks or not; done/, error/ and
+    the ledger holding an earlier run's work or not; a file arriving again under a name done/
+    already holds.""",
 )
 OTHER_CONSUMER = MAP.input(
     "another consume.py at the same queue and ledger",
@@ -90,7 +91,8 @@ ORDER_RESULT = MAP.input(
 LAG_FOLDER = MAP.input(
     "a queue folder given to lag.sh",
     """Any path (not only /root/q); each of inbox, processing, error holding 0 to a few
-    hundred regular files, subfolders, hidden files; done/ holding anything.""",
+    hundred regular files (names with blanks among them), subfolders, hidden files; done/
+    holding anything.""",
 )
 LAG_THRESHOLD = MAP.input(
     "lag.sh's threshold against inbox's count",
@@ -248,6 +250,13 @@ RECORDED_CLASSES = (
 EVERY_MESSAGE = RECORDED_CLASSES + SAME_ID_CLASSES + POISON_CLASSES
 
 EMPTY_INBOX = _e(INBOX, "empty-inbox", "a run over an empty inbox exits 0", "빈 inbox 에서 실행")
+BLANK_NAMES = _e(
+    INBOX,
+    "blank-names",
+    "a valid message and a poison whose file names hold a blank and parentheses (`… (2).json`, "
+    "as a desktop names a second copy): each ends where its bytes send it",
+    "이름에 공백·괄호가 든 파일",
+)
 # A last run's inbox: poisons with the msg_id of a message processed before.
 KNOWN_ID_CLASSES = (
     _e(
@@ -555,7 +564,7 @@ _judge(
 _judge(
     "Q3.3",
     "fresh_run",
-    (EMPTY_INBOX, *EVERY_MESSAGE, *KNOWN_ID_CLASSES),
+    (EMPTY_INBOX, BLANK_NAMES, *EVERY_MESSAGE, *KNOWN_ID_CLASSES),
     left_out=(
         NOT_UTF8_LEFT_OUT,
         "files not ending in .json: the lab says every inbox file is consumed, step 1 copies "
@@ -886,6 +895,14 @@ _judge(
             "숨김 파일",
         ),
         _e(LAG_FOLDER, "done-ignored", "files in done/ are not reported", "done/ 의 파일"),
+        _e(
+            LAG_FOLDER,
+            "blank-names",
+            "files named with a blank and parentheses (`… (2).json`) in inbox, processing and "
+            "error: one file each (ls | wc -l and find | wc -l count them right; a count of words "
+            "does not)",
+            "이름에 공백·괄호가 든 파일",
+        ),
         _e(LAG_FOLDER, "not-root-q", "a queue dir of the grader's, not /root/q", "채점기가 만든 큐 디렉터리"),
     ),
     left_out=(

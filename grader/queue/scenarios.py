@@ -167,6 +167,7 @@ def fresh_run(lab: QueueLab) -> Rerun | Missing:
         _deliver(lane, known_set)
         known_ids = _observe(lane, known_set, (lane.consume(),), earlier=(messages, again_set))
     same_names = {"again-same-name"} if again_set.names & messages.names else set()
+    same_names |= {"blank-names"} if any(" " in name for name in messages.names) else set()
     covered = messages.cases | known_set.cases | {"empty-inbox", "rerun-state-present"} | same_names
     edges.ensure("fresh_run", covered)
     return Rerun(empty, first, again, known_ids, frozenset(covered))
@@ -457,6 +458,9 @@ def _lay_out_lag(queue: Path, layout: LagLayout) -> None:
             os.link(message, sub / f"sub-{i:04d}.json")
     for i in range(layout.hidden):
         os.link(message, queue / "inbox" / f".pending-{i}.json")
+    for d in ("inbox", "processing", "error"):  # each one file however its name splits
+        for i in range(min(layout.blank_named, layout.files[d])):
+            (queue / d / f"{d}-{i:04d}.json").rename(queue / d / f"{d}-{i:04d} (2).json")
 
 
 @scenarios

@@ -25,6 +25,10 @@ FALSY_HINT = (
     '0, 0.0, "" 은 값이 있는 것이지 누락이 아닙니다: `if not msg.get(f)` 대신 '
     "`msg.get(f) is None` 으로 없음·null 만 골라내세요."
 )
+BLANK_NAME_HINT = (
+    "파일 이름에 공백·괄호가 있을 수 있습니다(`... (2).json`): 셸 명령줄(os.system, shell=True)로 "
+    "옮기지 말고 os.rename 이나 shutil.move 에 경로를 그대로 넘기세요."
+)
 LOOKALIKE_HINT = (
     "중복은 msg_id 로만 판단합니다: order_no·seq·amount 가 모두 같아도 msg_id 가 다르면 다른 메시지이므로 "
     "행을 따로 남기세요(order_no·seq 에 UNIQUE 를 두지 마세요; 한 주문의 seq 중복은 6단계 "
@@ -88,7 +92,11 @@ def _invented(observed: ConsumeRun) -> list[str]:
 def _hint_for(observed: ConsumeRun, files: Iterable[QueueFile]) -> str | None:
     """A hint for the classes the consumer got wrong: files that ended in the wrong one of
     done/ and error/, or stuck in processing/ (where a crash leaves the file it died on).
-    Files still in inbox/ were never looked at and say nothing."""
+    Files still in inbox/ were never looked at and say nothing, unless every one astray has a
+    blank in its name (one moved through a shell command line unquoted stays where it was)."""
+    files = list(files)
+    if files and all(" " in f.name for f in files):
+        return BLANK_NAME_HINT
     cases = {f.case for f in files if f.name not in observed.after["inbox"]}
     if any(c.startswith("falsy-") for c in cases):
         return FALSY_HINT

@@ -25,6 +25,17 @@ COUNT_HINT = (
     'find "$1/inbox" -maxdepth 1 -type f | wc -l'
 )
 
+BLANK_HINT = (
+    "이름에 공백이 든 파일도 파일 하나입니다: 단어(wc -w, for f in $(ls ...))가 아니라 줄이나 파일을 "
+    '세세요: find "$1/inbox" -maxdepth 1 -type f | wc -l'
+)
+
+
+def _hint(case: LagCase) -> str | None:
+    if case.layout.subdirs:
+        return COUNT_HINT
+    return BLANK_HINT if case.layout.blank_named else None
+
 
 def _classes(case: LagCase) -> str:
     shows = sorted(label("Q7.1", k) for k in case.layout.shows)
@@ -52,7 +63,7 @@ def test_Q7_1_prints_the_counts(req: Check, lag_runs: list[LagCase]) -> None:
             _counted(case, printed),
             f"[{_classes(case)}] lag.sh QUEUE_DIR {case.threshold} 의 출력 {printed[:3]} "
             f"(기대: 한 줄 {case.line!r}{extra})",
-            hint=COUNT_HINT if case.layout.subdirs else None,
+            hint=_hint(case),
             run=case.run,
         )
 
@@ -71,6 +82,6 @@ def test_Q7_2_exit_code_against_threshold(req: Check, lag_runs: list[LagCase]) -
             ok and not case.run.timed_out,
             f"[{classes or '임계치가 먼 경우'}] inbox {inbox}, 임계치 {case.threshold}({relation}) 인데 "
             f"{case.run.describe()} (기대: {'0 이 아닌 코드' if over else '0'})",
-            hint=STRING_COMPARE_HINT if across else (COUNT_HINT if case.layout.subdirs else None),
+            hint=STRING_COMPARE_HINT if across else _hint(case),
             run=case.run,
         )
