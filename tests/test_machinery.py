@@ -59,7 +59,7 @@ from grader.queue.catalogue import QUEUE
 from grader.report import ResultBook, scoreboard, write_results
 from grader.session import REPO, Closing, Scripts
 from grader.verdict import SEEN_MOST, SPACE_SHOWN, Check, Finding, ScriptsBroke, StudentFailure
-from tests.grading import needs_chattr
+from tests.grading import REPO, needs_chattr
 from tests.queue_lab import make_grading
 from tests.waiting import SAFETY, wait_until
 
@@ -1772,3 +1772,43 @@ def test_a_group_that_ignores_sigterm_is_killed_when_the_grace_is_over(tmp_path:
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(pids["ignores"], signal.SIGKILL)
+
+
+_HELPERS_AT_WORK = """
+import tempfile
+from pathlib import Path
+from grader.machinery.partner import Partner, PartnerForks
+from grader.machinery.watchdog import Watchdog
+
+folder = Path(tempfile.mkdtemp())
+with Watchdog(0.0) as watchdog:
+    watchdog.guard_folder(folder)  # removed at the end: the watchdog's work imports the grader
+forks = PartnerForks()
+for partner in (Partner(forks=forks), Partner()):
+    partner.stats()
+    partner.stop()
+forks.close()
+assert not folder.exists()
+"""
+
+
+def test_helpers_write_no_bytecode_into_the_grader(tmp_path: Path) -> None:
+    """The grader's own helpers (the watchdog, the claim partner and the process its partners
+    fork from) run with -I, which ignores PYTHONDONTWRITEBYTECODE: started from a checkout
+    without bytecode they wrote __pycache__ into grader/ and fixtures/ after the run had sealed
+    its code, and a correct submission was reported as having changed the grader (red team 28:
+    "채점 불가")."""
+    copy = tmp_path / "checkout"
+    ignore = shutil.ignore_patterns("__pycache__")
+    for tree in ("grader", "fixtures"):
+        shutil.copytree(REPO / tree, copy / tree, ignore=ignore)
+    run = subprocess.run(
+        [sys.executable, "-c", _HELPERS_AT_WORK],
+        cwd=copy,
+        env=os.environ | {"PYTHONDONTWRITEBYTECODE": "1"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert not sorted(p.relative_to(copy) for p in copy.rglob("__pycache__"))

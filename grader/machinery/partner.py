@@ -49,7 +49,7 @@ class Partner:
             return
         # Port 0: the partner binds a free port itself and says which (no race for a port).
         process = OwnProcess(
-            [sys.executable, "-I", str(script), "claim", "--port", "0", "--until-stdin-closes"],
+            [sys.executable, "-I", "-B", str(script), "claim", "--port", "0", "--until-stdin-closes"],
             cwd=script.parent,
             env=environment(PARTNER_CONTROL_TOKEN=self._token),
         )
@@ -116,7 +116,7 @@ class PartnerForks:
         self._lock = threading.Lock()
         self._said = b""  # what it wrote past the last answer read
         self._process = subprocess.Popen(
-            [sys.executable, "-I", "-S", str(FORKS), str(script)],
+            [sys.executable, "-I", "-B", "-S", str(FORKS), str(script)],
             cwd=script.parent,
             env=environment(),
             stdin=subprocess.PIPE,

@@ -50,7 +50,7 @@ class Watchdog:
 
         repo = Path(__file__).resolve().parents[2]
         self._proc = subprocess.Popen(
-            [sys.executable, "-I", __file__, str(repo), str(grace)],
+            [sys.executable, "-I", "-B", __file__, str(repo), str(grace)],
             stdin=subprocess.PIPE,
             stdout=subprocess.DEVNULL,
             env=environment(),  # never the live environ (tests/test_child_environment.py)
