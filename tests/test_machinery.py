@@ -59,7 +59,7 @@ from grader.queue.catalogue import QUEUE
 from grader.report import ResultBook, scoreboard, write_results
 from grader.session import REPO, Closing, Scripts
 from grader.verdict import SEEN_MOST, SPACE_SHOWN, Check, Finding, ScriptsBroke, StudentFailure
-from tests.grading import REPO, needs_chattr
+from tests.grading import needs_chattr
 from tests.queue_lab import make_grading
 from tests.waiting import SAFETY, wait_until
 
