@@ -29,6 +29,7 @@ from pathlib import Path
 from fixtures.tree import FixtureTree, build, load
 from grader.config import AMQP_URL_VARIABLE, MANAGEMENT_URL_VARIABLE, GraderConfig
 from grader.machinery import acting, proctable, seccomp
+from grader.machinery.amqptap import AmqpLog
 from grader.machinery.cgroup import Cgroup, CgroupUnavailable
 from grader.machinery.environ import script_environment
 from grader.machinery.identity import Identity
@@ -212,6 +213,13 @@ class Scripts:
     @property
     def python(self) -> str:
         return script_python()
+
+    @property
+    def amqp(self) -> AmqpLog | None:
+        """What the box's scripts told the broker (a network of their own, its broker port read:
+        sandbox.carrying); None where their connections are not carried (host mode)."""
+        launcher = self.confinement.launcher
+        return launcher.amqp if isinstance(launcher, Box) else None
 
     def helper(self, name: str) -> str:
         """Where scripts of this box find the grader helper ``name`` (a file beside reaper.py)."""

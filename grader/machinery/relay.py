@@ -8,18 +8,24 @@ script opens to one of them is carried by the grader to 127.0.0.1 of the machine
 ``most`` at once (one more is reset at once: a script cannot take the node's connections, nor a
 classmate's, in a batch on a shared node). A port nobody listens on outside is refused inside
 too: the inner connection is reset, and a port not carried at all refuses as any closed port.
+A port may also be read as it is carried (``taps``: the broker's, by amqptap.py), each piece
+before it is passed on.
 """
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
+import fcntl
 import os
 import socket
 import struct
+import termios
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+
+from grader.machinery.amqptap import AmqpLog
 
 CLONE_NEWNET = 0x40000000
 CHUNK = 1 << 16
@@ -71,12 +77,24 @@ def _reset(sock: socket.socket) -> None:
     sock.close()
 
 
+def _unread(sock: socket.socket) -> int:
+    """Bytes waiting in ``sock`` that nobody has read yet (0 once it is closed)."""
+    try:
+        return int(struct.unpack("i", fcntl.ioctl(sock.fileno(), termios.FIONREAD, b"\0" * 4))[0])
+    except (OSError, ValueError):
+        return 0
+
+
 class Relay:
     """Carries connections made to 127.0.0.1:``ports`` inside ``netns`` to the same ports of
-    the machine's loopback, ``most`` at once (more are reset)."""
+    the machine's loopback, ``most`` at once (more are reset); the connections to a port of
+    ``taps`` are read into its log as they are carried."""
 
-    def __init__(self, netns: Path, ports: Sequence[int], most: int) -> None:
+    def __init__(
+        self, netns: Path, ports: Sequence[int], most: int, taps: Mapping[int, AmqpLog] | None = None
+    ) -> None:
         self.most = most
+        self._taps = dict(taps or {})
         self._lock = threading.Lock()
         self._carried = 0  # connections being carried now
         self._sockets: set[socket.socket] = set()  # both ends of each, to cut on close
@@ -114,12 +132,21 @@ class Relay:
                 self._sockets.add(outer)
                 cut = self._closed
             if not cut:
+                tap = self._taps.get(port)
+                read = tap.connection(lambda: _unread(inner)) if tap is not None else None
                 back = threading.Thread(
-                    target=self._pump, args=(outer, inner), name="relay-back", daemon=True
+                    target=self._pump,
+                    args=(outer, inner, read.server if read else None),
+                    name="relay-back",
+                    daemon=True,
                 )
                 back.start()
-                self._pump(inner, outer)
-                back.join()
+                try:
+                    self._pump(inner, outer, read.client if read else None)
+                    back.join()
+                finally:
+                    if read is not None:
+                        read.end()
                 carried = True
         except OSError:
             pass  # nobody listens outside: the inner connection is reset, refused inside too
@@ -137,11 +164,15 @@ class Relay:
                 outer.close()
 
     @staticmethod
-    def _pump(source: socket.socket, sink: socket.socket) -> None:
+    def _pump(
+        source: socket.socket, sink: socket.socket, read: Callable[[bytes], None] | None = None
+    ) -> None:
         """Copy ``source`` to ``sink`` until ``source`` ends, then end ``sink``'s writing; a
-        reset on either side cuts both."""
+        reset on either side cuts both. ``read`` sees each piece before ``sink`` gets it."""
         try:
             while data := source.recv(CHUNK):
+                if read is not None:
+                    read(data)
                 sink.sendall(data)
             sink.shutdown(socket.SHUT_WR)
         except OSError:

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.machinery import children, proctable
+from grader.machinery.amqptap import AmqpLog
 from grader.machinery.cgroup import Cgroup
 from grader.machinery.environ import environment
 from grader.machinery.relay import Relay
@@ -88,6 +89,7 @@ class Network:
 
     shared: bool = False
     carried: tuple[int, ...] = ()
+    amqp: int | None = None  # of ``carried``: the broker's, its connections read (amqptap.py)
 
 
 SHARED = Network(shared=True)  # the machine's network, as any process of it has
@@ -95,8 +97,8 @@ ALONE = Network()  # a network of their own, nothing carried: scripts that need 
 RELAY_MOST = 64  # connections a box's scripts may have carried at once (a scene's vhost takes 64)
 
 
-def carrying(*ports: int) -> Network:
-    return Network(carried=tuple(ports))
+def carrying(*ports: int, amqp: int | None = None) -> Network:
+    return Network(carried=tuple(ports), amqp=amqp)
 
 
 class SandboxUnavailable(RuntimeError):
@@ -359,6 +361,8 @@ class Box(Launcher):
         self._info: tuple[int, int] | None = None  # bwrap's --info-fd: (ours, its)
         self._block: tuple[int, int] | None = None  # bwrap's --block-fd: (its, ours)
         self._relay: Relay | None = None
+        # What its scripts tell the broker, when their network is their own (amqptap.py).
+        self.amqp = AmqpLog() if network.amqp is not None and not network.shared else None
 
     def _args(self) -> list[str]:
         args = system_view()
@@ -406,7 +410,9 @@ class Box(Launcher):
             except (ValueError, KeyError, TypeError) as exc:
                 raise LauncherGone(f"bwrap did not say where its box is: {said[:200]!r}") from exc
             if self.network.carried:  # its child waits (--block-fd) with its loopback up
-                self._relay = Relay(Path(f"/proc/{child}/ns/net"), self.network.carried, RELAY_MOST)
+                taps = {self.network.amqp: self.amqp} if self.network.amqp and self.amqp else {}
+                netns = Path(f"/proc/{child}/ns/net")
+                self._relay = Relay(netns, self.network.carried, RELAY_MOST, taps)
         finally:
             os.write(self._block[1], b"go")  # (a box that failed here is killed on close)
             os.close(self._block[1])

@@ -62,6 +62,17 @@ def claim_file(scene: Scene, claim: Claim, data: bytes) -> str:
     return str(path)
 
 
+def acks_sent(scene: Scene, timeout: float) -> int | None:
+    """The basic.ack frames the scene's scripts have sent, every one read: called once they are
+    killed, it waits (``timeout``) for all their connections to end. None where the grader does
+    not carry their connections (host mode, a broker elsewhere) or could not read them as AMQP:
+    then nothing is known of their acks but the broker's figures."""
+    log = scene.box.amqp
+    if log is None or not log.ended(timeout) or log.opaque:
+        return None
+    return len(log.settled("ack"))
+
+
 def watch(scene: Scene) -> live.VhostWatch:
     """The live figures of the scene's queues (one watch serves the whole run)."""
     return scene.lab.watch.get().vhost(scene.vhost.name)

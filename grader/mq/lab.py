@@ -257,7 +257,7 @@ def _reach(broker: Broker, stub: Partner | None) -> Network:
     ports = [broker.amqp_port]
     if stub is not None:
         ports.append(urllib.parse.urlparse(stub.url).port or 80)
-    return carrying(*ports)
+    return carrying(*ports, amqp=broker.amqp_port)  # what they tell the broker is read too
 
 
 def _judge(scene: Scene, watch: Watch | None, exc: Exception | None) -> None:

@@ -114,6 +114,10 @@ class Crashes:
     answered_instead: tuple[int, ...]  # what the held requests got instead, when no 201
     after_second: Figures | None
     second: RunResult
+    # basic.ack frames each consumer sent before its kill, read on their way to the broker
+    # (None: not carried by the grader, host mode). No 201 had reached either consumer.
+    acked_first: int | None = None
+    acked_second: int | None = None
 
 
 @dataclass(frozen=True)

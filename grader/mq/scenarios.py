@@ -20,6 +20,7 @@ import requests
 
 from fixtures.claims import Claim, Outcome
 from grader.machinery import acting, inotify, sqlitebound
+from grader.machinery.amqptap import Mark
 from grader.machinery.broker import BrokerUnavailable
 from grader.machinery.runner import Process, RunResult
 from grader.machinery.waiting import waiting_on
@@ -327,6 +328,10 @@ def crashes(lab: MqLab) -> Crashes | Missing:
         during = watch.now() if held else None
         process.signal(signal.SIGKILL)
         first = process.wait(AFTER_KILL)
+        # No 201 was sent to anyone yet: any ack so far came before one, whatever claim.in's
+        # figures say (a consumer that puts a copy back into claim.in and acks the original at
+        # once keeps them as they were: red team 28).
+        acked_first = drive.acks_sent(scene, AFTER_KILL)
         partner.control(mode="drop")  # the held request ends unanswered: no 201 to a dead client
         calls = partner.stats()["calls"]
         accepted = sum(1 for c in calls if c["status"] == 201)
@@ -358,6 +363,7 @@ def crashes(lab: MqLab) -> Crashes | Missing:
             )
         again.signal(signal.SIGKILL)
         second = again.wait(AFTER_KILL)
+        acked_all = drive.acks_sent(scene, AFTER_KILL)  # the 201s came to a stopped consumer
         after_second = _released(watch)
         return Crashes(
             published=len(batch),
@@ -372,6 +378,8 @@ def crashes(lab: MqLab) -> Crashes | Missing:
             answered_instead=instead,
             after_second=after_second,
             second=second,
+            acked_first=acked_first,
+            acked_second=None if acked_all is None or acked_first is None else acked_all - acked_first,
         )
 
 
@@ -557,7 +565,11 @@ def _kill_right_after_its_ack(
         return at_db
 
     waited = False
+    log = scene.box.amqp
+    released: Mark | None = None  # how far the scripts had told the broker when the lock went
+    named_then = False  # EAI_MQ_DB named the claim then (a writer that takes no lock of SQLite's)
     with _record_held(scene, hold) as held, inotify.Touches(scene.db.parent, [files[1].name]) as writing:
+        holding = held.holding()
         amqp.publish(scene.url, claim)
         # Bounded only for one that neither acks nor records (it is then killed, and M8.2
         # judges what it left): anything else acks or waits at once.
@@ -582,6 +594,10 @@ def _kill_right_after_its_ack(
                 break
             if look.unacked > before.unacked:
                 waited = True
+                if log is not None and held.holding():  # frozen: it tells the broker nothing more
+                    released = log.mark(drive.TAKE_WAIT)
+                    with acting.as_scripts(scene.lab.grading.identity):
+                        named_then = drive.names(scene.db, claim.guid, timeout=0.0)
                 held.release()  # it waits to record before its ack: let it record, then ack
                 process.thaw()
                 seen = watch.when(left_claim_in, drive.TAKE_WAIT, until=lambda: not process.running())
@@ -614,7 +630,19 @@ def _kill_right_after_its_ack(
                 unrecorded = not drive.names(scene.db, claim.guid, timeout=0.0)
         ended_early = seen is None and not process.running()
         process.signal(signal.SIGKILL)
-        return KillWindow(process.wait(AFTER_KILL), ack_seen, waited, ended_early, lettered, unrecorded)
+        run = process.wait(AFTER_KILL)
+        if holding and log is not None and log.ended(AFTER_KILL) and not log.opaque:
+            # Its acks of the claim as it sent them, whatever claim.in's figures showed (a copy
+            # put back into claim.in and the original acked at once keeps them as they were: red
+            # team 28). One sent while the lock was still held came before any record of SQLite's
+            # could be committed; unless EAI_MQ_DB named the claim by then (a writer that takes
+            # no lock, which the held lock cannot tell from one that records first).
+            early = [a for a in log.settled("ack", claim.guid) if released is None or not released.after(a)]
+            if early and released is None:
+                with acting.as_scripts(scene.lab.grading.identity):
+                    named_then = drive.names(scene.db, claim.guid, timeout=0.0)
+            unrecorded = unrecorded or (bool(early) and not named_then)
+        return KillWindow(run, ack_seen, waited, ended_early, lettered, unrecorded)
 
 
 @scenarios

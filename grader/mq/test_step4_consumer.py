@@ -82,6 +82,12 @@ def test_M4_3_kill_loses_nothing(req: Check, crashes: Crashes) -> None:
     )
 
 
+ACK_BEFORE_201 = (
+    "basic_ack 는 청구 시스템이 201 로 답한 뒤에만 보내세요. 메시지 사본을 claim.in 에 다시 발행하고 "
+    "원본을 먼저 ack 해도 원본은 201 전에 ack 된 것입니다(그 사본이 사라지면 청구도 사라집니다)."
+)
+
+
 @pytest.mark.req("M4.4")
 def test_M4_4_ack_only_after_201(req: Check, crashes: Crashes) -> None:
     seen = crashes
@@ -96,7 +102,21 @@ def test_M4_4_ack_only_after_201(req: Check, crashes: Crashes) -> None:
         f"(발행 {seen.published}): 201 전에 ack 됨",
         run=seen.first,
     )
+    req.expect(
+        not seen.acked_first,
+        f"{edges.KILL_HELD}: 청구 시스템이 아직 어느 청구에도 201 을 보내지 않았는데 consumer.py 가 "
+        f"basic.ack 를 {seen.acked_first}번 보냄(채점기가 연결에서 읽음)",
+        ACK_BEFORE_201,
+        run=seen.first,
+    )
     edge = edges.KILL_AFTER_201
+    req.expect(
+        not seen.acked_second,
+        f"{edge}: 다시 띄운 소비자가 201 을 받기 전에(멈춘 뒤 SIGKILL) basic.ack 를 "
+        f"{seen.acked_second}번 보냄(채점기가 연결에서 읽음)",
+        ACK_BEFORE_201,
+        run=seen.second,
+    )
     req.expect(
         seen.second_held,
         f"{edge}: 다시 띄운 소비자가 새 청구 {seen.fresh}건이 있는데 청구 시스템을 부르지 않음",

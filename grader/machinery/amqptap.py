@@ -1,0 +1,253 @@
+"""What a box's scripts tell an AMQP 0-9-1 broker, read from the bytes the relay carries for
+them (relay.py): which deliveries, by message-id, they acknowledged, rejected or nacked, and
+how far into their connection's stream each of those came.
+
+Otherwise the grader knows a consumer's acks only from the broker's queue figures, which a
+script keeps as they were by publishing a copy of a message into its queue and acking the
+original at once (red team 28: such a consumer acked every claim before its POST and its
+record, and passed the checks that kill it between the two). A settlement read here is the
+script's own word, seen before the broker has it.
+
+Read as far as that needs (AMQP 0-9-1, section 4.2.3 framing): from the broker, basic.deliver
+and basic.get-ok with the content header that follows (its properties, for message-id); from
+the scripts, basic.ack, basic.nack and basic.reject; from either, channel.open and
+channel.close (a channel's delivery tags begin again). Bytes that do not read as AMQP stop the
+reading of their connection, which is then ``opaque``; they never stop its carrying.
+"""
+
+from __future__ import annotations
+
+import struct
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+PROTOCOL_HEADER = b"AMQP\x00\x00\x09\x01"  # the client's first bytes
+FRAME_METHOD, FRAME_HEADER, FRAME_END = 1, 2, 0xCE
+CHANNEL, BASIC = 20, 60
+OPEN, CLOSE, CLOSE_OK = 10, 40, 41
+DELIVER, GET_OK, ACK, REJECT, NACK = 60, 71, 80, 90, 120
+MESSAGE_ID_BIT = 7  # of the first property-flags word; the properties before it, in order:
+_BEFORE_MESSAGE_ID = ((15, "s"), (14, "s"), (13, "t"), (12, "o"), (11, "o"), (10, "s"), (9, "s"), (8, "s"))
+Unread = Callable[[], int]  # bytes the scripts sent that the relay has not read yet
+
+
+class NotAmqp(ValueError):
+    """Bytes that do not read as AMQP 0-9-1 frames."""
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """A delivery the scripts settled: ``how`` is "ack", "nack" or "reject"."""
+
+    message_id: str | None
+    how: str
+    requeue: bool
+    stream: int  # the connection's number in its log
+    offset: int  # bytes of that connection's client stream up to the end of the frame
+
+
+@dataclass(frozen=True)
+class Mark:
+    """How far each connection's client stream had come when it was taken."""
+
+    offsets: dict[int, int]
+
+    def after(self, settled: Settlement) -> bool:
+        """``settled`` came after the mark (a connection opened since is after it)."""
+        mark = self.offsets.get(settled.stream)
+        return mark is None or settled.offset > mark
+
+
+class _Frames:
+    """Frames out of a byte stream fed in pieces: (type, channel, payload, offset of its end)."""
+
+    def __init__(self, header: bytes) -> None:
+        self._buffer = bytearray()
+        self._header = header  # what comes before any frame (the client's protocol header)
+        self.offset = 0  # bytes consumed so far
+
+    def feed(self, data: bytes) -> Iterator[tuple[int, int, bytes, int]]:
+        self._buffer += data
+        if self._header:
+            taken = min(len(self._header), len(self._buffer))
+            if self._buffer[:taken] != self._header[:taken]:
+                raise NotAmqp("no AMQP 0-9-1 protocol header")
+            del self._buffer[:taken]
+            self._header = self._header[taken:]
+            self.offset += taken
+        while len(self._buffer) >= 7:
+            kind, channel, size = struct.unpack_from(">BHI", self._buffer)
+            if len(self._buffer) < 8 + size:
+                return
+            if self._buffer[7 + size] != FRAME_END:
+                raise NotAmqp(f"frame of type {kind} does not end with 0xCE")
+            payload = bytes(self._buffer[7 : 7 + size])
+            del self._buffer[: 8 + size]
+            self.offset += 8 + size
+            yield kind, channel, payload, self.offset
+
+
+def _shortstr(payload: bytes, at: int) -> tuple[bytes, int]:
+    size = payload[at]
+    return payload[at + 1 : at + 1 + size], at + 1 + size
+
+
+def message_id(header: bytes) -> str | None:
+    """The message-id property of a content header frame's payload, if it has one."""
+    at = 12  # class id, weight, body size
+    (flags,) = struct.unpack_from(">H", header, at)
+    at += 2
+    more = flags
+    while more & 1:  # further flag words follow while the last bit is set
+        (more,) = struct.unpack_from(">H", header, at)
+        at += 2
+    if not flags & (1 << MESSAGE_ID_BIT):
+        return None
+    for bit, kind in _BEFORE_MESSAGE_ID:
+        if flags & (1 << bit):
+            if kind == "s":
+                at += 1 + header[at]
+            elif kind == "t":
+                at += 4 + struct.unpack_from(">I", header, at)[0]
+            else:
+                at += 1
+    value, _ = _shortstr(header, at)
+    return value.decode("utf-8", "replace")
+
+
+@dataclass
+class _Channel:
+    waiting: int | None = None  # a delivery's tag, until its content header comes
+    delivered: dict[int, str | None] = field(default_factory=dict)  # unsettled tag -> message-id
+
+
+class Connection:
+    """One carried connection: ``client`` and ``server`` are fed what each side sent, in
+    order (each from one thread); ``end`` once both are done."""
+
+    def __init__(self, log: AmqpLog, number: int, unread: Unread) -> None:
+        self._log = log
+        self.number = number
+        self.unread = unread
+        self._client, self._server = _Frames(PROTOCOL_HEADER), _Frames(b"")
+        self._channels: dict[int, _Channel] = {}
+        self.opaque = False
+        self.ended = False
+
+    @property
+    def read(self) -> int:
+        """Bytes of the client stream read so far."""
+        return self._client.offset
+
+    def client(self, data: bytes) -> None:
+        self._read(self._client, data, self._from_client)
+
+    def server(self, data: bytes) -> None:
+        self._read(self._server, data, self._from_server)
+
+    def end(self) -> None:
+        with self._log.changed:
+            self.ended = True
+            self._log.changed.notify_all()
+
+    def _read(self, frames: _Frames, data: bytes, take: Callable[[int, int, bytes, int], None]) -> None:
+        with self._log.changed:
+            if not self.opaque:
+                try:
+                    for kind, channel, payload, offset in frames.feed(data):
+                        take(kind, channel, payload, offset)
+                except (NotAmqp, struct.error, IndexError) as exc:
+                    self.opaque = True
+                    self._log.problems.append(f"connection {self.number}: {exc}")
+            self._log.changed.notify_all()
+
+    def _from_server(self, kind: int, number: int, payload: bytes, _offset: int) -> None:
+        channel = self._channels.setdefault(number, _Channel())
+        if kind == FRAME_HEADER and channel.waiting is not None:
+            channel.delivered[channel.waiting] = message_id(payload)
+            channel.waiting = None
+        elif kind == FRAME_METHOD:
+            cls, method = struct.unpack_from(">HH", payload)
+            if (cls, method) == (BASIC, DELIVER):
+                _, at = _shortstr(payload, 4)  # the consumer tag
+                (channel.waiting,) = struct.unpack_from(">Q", payload, at)
+            elif (cls, method) == (BASIC, GET_OK):
+                (channel.waiting,) = struct.unpack_from(">Q", payload, 4)
+            elif (cls, method) in ((CHANNEL, CLOSE), (CHANNEL, CLOSE_OK)):
+                self._channels.pop(number, None)  # its unsettled deliveries go back to their queues
+
+    def _from_client(self, kind: int, number: int, payload: bytes, offset: int) -> None:
+        if kind != FRAME_METHOD:
+            return
+        cls, method = struct.unpack_from(">HH", payload)
+        if (cls, method) in ((CHANNEL, OPEN), (CHANNEL, CLOSE), (CHANNEL, CLOSE_OK)):
+            self._channels.pop(number, None)
+            return
+        if cls != BASIC or method not in (ACK, REJECT, NACK):
+            return
+        tag, bits = struct.unpack_from(">QB", payload, 4)
+        multiple = method != REJECT and bool(bits & 1)
+        requeue = bool(bits & (2 if method == NACK else 1)) if method != ACK else False
+        how = {ACK: "ack", REJECT: "reject", NACK: "nack"}[method]
+        channel = self._channels.setdefault(number, _Channel())
+        tags = sorted(t for t in channel.delivered if tag == 0 or t <= tag) if multiple else [tag]
+        for each in tags:
+            settled = Settlement(channel.delivered.pop(each, None), how, requeue, self.number, offset)
+            self._log.settlements.append(settled)
+
+
+class AmqpLog:
+    """Every connection one box's scripts made to the broker, and what they settled on each."""
+
+    def __init__(self) -> None:
+        self.changed = threading.Condition()
+        self.connections: list[Connection] = []
+        self.settlements: list[Settlement] = []
+        self.problems: list[str] = []
+
+    def connection(self, unread: Unread) -> Connection:
+        """A new carried connection; ``unread``: what its client sent that is not read yet."""
+        with self.changed:
+            made = Connection(self, len(self.connections), unread)
+            self.connections.append(made)
+            return made
+
+    @property
+    def opaque(self) -> bool:
+        """Some connection did not read as AMQP: what it settled is not known."""
+        with self.changed:
+            return any(c.opaque for c in self.connections)
+
+    def settled(self, how: str, message_id: str | None = None, after: Mark | None = None) -> list[Settlement]:
+        """What the scripts settled so: of ``message_id`` only, or of any; ``after`` a mark, or all."""
+        with self.changed:
+            return [
+                s
+                for s in self.settlements
+                if s.how == how
+                and (message_id is None or s.message_id == message_id)
+                and (after is None or after.after(s))
+            ]
+
+    def mark(self, timeout: float) -> Mark:
+        """How far each connection's client stream has come, once the relay has read all that
+        was sent (taken while the scripts are stopped: they send nothing more meanwhile). Should
+        the relay not get there within ``timeout``, what it has read plus what waits unread."""
+        deadline = time.monotonic() + timeout
+        with self.changed:
+            while not all(c.ended or c.unread() == 0 for c in self.connections):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                self.changed.wait(min(left, 0.05))  # unread bytes wake no one: looked at again
+            return Mark({c.number: c.read + (0 if c.ended else c.unread()) for c in self.connections})
+
+    def ended(self, timeout: float) -> bool:
+        """Every connection carried so far has ended (its scripts are gone), all of it read."""
+        deadline = time.monotonic() + timeout
+        with self.changed:
+            return self.changed.wait_for(
+                lambda: all(c.ended for c in self.connections), max(0.0, deadline - time.monotonic())
+            )
