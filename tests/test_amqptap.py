@@ -32,7 +32,8 @@ def _header(channel: int, mid: str | None, headers: bytes = b"\x00\x00\x00\x03ab
 
 
 def _deliver(channel: int, tag: int, mid: str | None) -> bytes:
-    args = _short("ctag-1") + struct.pack(">QB", tag, 0) + _short("") + _short("claim.in")
+    args = _short("amq.ctag-x" if channel == 1 else "mine") + struct.pack(">QB", tag, 0)
+    args += _short("") + _short("claim.in")
     return _method(channel, 60, 60, args) + _header(channel, mid) + _frame(3, channel, b"{}")
 
 
@@ -145,3 +146,23 @@ def test_message_id_after_every_property_before_it() -> None:
     props += _short("60000") + _short("the-id")
     assert message_id(struct.pack(">HHQH", 60, 0, 0, flags) + props) == "the-id"
     assert message_id(struct.pack(">HHQH", 60, 0, 0, 1 << 15) + _short("t")) is None
+
+
+def _consume(channel: int, tag: str, no_ack: bool) -> bytes:
+    args = struct.pack(">H", 0) + _short("claim.in") + _short(tag) + bytes([2 if no_ack else 0]) + b"\0" * 4
+    return _method(channel, 60, 20, args)
+
+
+def test_a_delivery_to_a_no_ack_consumer_is_an_ack_as_it_is_sent() -> None:
+    """auto_ack=True (a consumer's no-ack flag, or basic.get's): the broker counts the message
+    delivered when it sends it, and no basic.ack ever follows."""
+    log = AmqpLog()
+    connection = log.connection(lambda: 0)
+    connection.client(OPENED + _consume(1, "", True) + _consume(2, "mine", False))
+    connection.server(_method(1, 60, 21, _short("amq.ctag-x")) + _method(2, 60, 21, _short("mine")))
+    connection.server(_deliver(1, 1, "auto") + _deliver(2, 1, "manual"))
+    get = struct.pack(">H", 0) + _short("claim.in") + b"\x01"
+    connection.client(_method(3, 20, 10, b"\x00") + _method(3, 60, 70, get))
+    connection.server(_get_ok(3, 1, "got"))
+    connection.client(_settle(2, 80, 1, 0))
+    assert [s.message_id for s in log.settled("ack")] == ["auto", "got", "manual"]

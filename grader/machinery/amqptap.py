@@ -9,8 +9,10 @@ record, and passed the checks that kill it between the two). A settlement read h
 script's own word, seen before the broker has it.
 
 Read as far as that needs (AMQP 0-9-1, section 4.2.3 framing): from the broker, basic.deliver
-and basic.get-ok with the content header that follows (its properties, for message-id); from
-the scripts, basic.ack, basic.nack and basic.reject; from either, channel.open and
+and basic.get-ok with the content header that follows (its properties, for message-id), and
+basic.consume-ok; from the scripts, basic.ack, basic.nack and basic.reject, and basic.consume
+and basic.get for their no-ack flag (a delivery to a no-ack consumer is acknowledged as it is
+sent: an "ack" here, at that point of the scripts' stream); from either, channel.open and
 channel.close (a channel's delivery tags begin again). Bytes that do not read as AMQP stop the
 reading of their connection, which is then ``opaque``; they never stop its carrying.
 """
@@ -27,7 +29,7 @@ PROTOCOL_HEADER = b"AMQP\x00\x00\x09\x01"  # the client's first bytes
 FRAME_METHOD, FRAME_HEADER, FRAME_END = 1, 2, 0xCE
 CHANNEL, BASIC = 20, 60
 OPEN, CLOSE, CLOSE_OK = 10, 40, 41
-DELIVER, GET_OK, ACK, REJECT, NACK = 60, 71, 80, 90, 120
+CONSUME, CONSUME_OK, DELIVER, GET, GET_OK, ACK, REJECT, NACK = 20, 21, 60, 70, 71, 80, 90, 120
 MESSAGE_ID_BIT = 7  # of the first property-flags word; the properties before it, in order:
 _BEFORE_MESSAGE_ID = ((15, "s"), (14, "s"), (13, "t"), (12, "o"), (11, "o"), (10, "s"), (9, "s"), (8, "s"))
 Unread = Callable[[], int]  # bytes the scripts sent that the relay has not read yet
@@ -120,7 +122,11 @@ def message_id(header: bytes) -> str | None:
 @dataclass
 class _Channel:
     waiting: int | None = None  # a delivery's tag, until its content header comes
+    waiting_acked: bool = False  # ... sent to a no-ack consumer (or basic.get): acked as sent
     delivered: dict[int, str | None] = field(default_factory=dict)  # unsettled tag -> message-id
+    no_ack: set[bytes] = field(default_factory=set)  # consumer tags of no-ack consumers
+    consuming: bool | None = None  # a basic.consume with no tag of its own: its no-ack flag
+    getting: bool = False  # the last basic.get's no-ack flag
 
 
 class Connection:
@@ -166,15 +172,25 @@ class Connection:
     def _from_server(self, kind: int, number: int, payload: bytes, _offset: int) -> None:
         channel = self._channels.setdefault(number, _Channel())
         if kind == FRAME_HEADER and channel.waiting is not None:
-            channel.delivered[channel.waiting] = message_id(payload)
+            mid = message_id(payload)
+            if channel.waiting_acked:
+                self._log.settlements.append(Settlement(mid, "ack", False, self.number, self._client.offset))
+            else:
+                channel.delivered[channel.waiting] = mid
             channel.waiting = None
         elif kind == FRAME_METHOD:
             cls, method = struct.unpack_from(">HH", payload)
             if (cls, method) == (BASIC, DELIVER):
-                _, at = _shortstr(payload, 4)  # the consumer tag
+                consumer, at = _shortstr(payload, 4)
                 (channel.waiting,) = struct.unpack_from(">Q", payload, at)
+                channel.waiting_acked = consumer in channel.no_ack
             elif (cls, method) == (BASIC, GET_OK):
                 (channel.waiting,) = struct.unpack_from(">Q", payload, 4)
+                channel.waiting_acked = channel.getting
+            elif (cls, method) == (BASIC, CONSUME_OK) and channel.consuming is not None:
+                if channel.consuming:
+                    channel.no_ack.add(_shortstr(payload, 4)[0])
+                channel.consuming = None
             elif (cls, method) in ((CHANNEL, CLOSE), (CHANNEL, CLOSE_OK)):
                 self._channels.pop(number, None)  # its unsettled deliveries go back to their queues
 
@@ -184,6 +200,21 @@ class Connection:
         cls, method = struct.unpack_from(">HH", payload)
         if (cls, method) in ((CHANNEL, OPEN), (CHANNEL, CLOSE), (CHANNEL, CLOSE_OK)):
             self._channels.pop(number, None)
+            return
+        if (cls, method) == (BASIC, CONSUME):
+            _, at = _shortstr(payload, 6)  # after the reserved short: the queue
+            tag, at = _shortstr(payload, at)
+            no_ack = bool(payload[at] & 2)
+            channel = self._channels.setdefault(number, _Channel())
+            if tag:
+                if no_ack:
+                    channel.no_ack.add(tag)
+            else:  # the broker names it in consume-ok
+                channel.consuming = no_ack
+            return
+        if (cls, method) == (BASIC, GET):
+            _, at = _shortstr(payload, 6)
+            self._channels.setdefault(number, _Channel()).getting = bool(payload[at] & 1)
             return
         if cls != BASIC or method not in (ACK, REJECT, NACK):
             return
