@@ -166,3 +166,16 @@ def test_a_delivery_to_a_no_ack_consumer_is_an_ack_as_it_is_sent() -> None:
     connection.server(_get_ok(3, 1, "got"))
     connection.client(_settle(2, 80, 1, 0))
     assert [s.message_id for s in log.settled("ack")] == ["auto", "got", "manual"]
+
+
+@pytest.mark.parametrize("version", [b"\x00\x00\x09\x01", b"\x01\x01\x00\x09", b"\x01\x01\x08\x00"])
+def test_every_protocol_version_rabbitmq_speaks_is_read(version: bytes) -> None:
+    """0-9 and 0-8 frame basic.ack alike: a script cannot go unread by asking for them."""
+    log = AmqpLog()
+    connection = log.connection(lambda: 0)
+    for byte in b"AMQP" + version:  # a piece at a time
+        connection.client(bytes([byte]))
+    connection.client(_method(1, 20, 10, b"\x00"))
+    connection.server(_deliver(1, 1, "a"))
+    connection.client(_settle(1, 80, 1, 0))
+    assert [s.message_id for s in log.settled("ack")] == ["a"] and not log.opaque

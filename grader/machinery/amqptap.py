@@ -25,7 +25,8 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-PROTOCOL_HEADER = b"AMQP\x00\x00\x09\x01"  # the client's first bytes
+PROTOCOL_HEADER = b"AMQP\x00\x00\x09\x01"  # the client's first bytes (0-9-1; 0-9 and 0-8 differ
+# in their last four, and RabbitMQ speaks them with the same framing and basic methods)
 FRAME_METHOD, FRAME_HEADER, FRAME_END = 1, 2, 0xCE
 CHANNEL, BASIC = 20, 60
 OPEN, CLOSE, CLOSE_OK = 10, 40, 41
@@ -72,12 +73,12 @@ class _Frames:
 
     def feed(self, data: bytes) -> Iterator[tuple[int, int, bytes, int]]:
         self._buffer += data
-        if self._header:
-            taken = min(len(self._header), len(self._buffer))
-            if self._buffer[:taken] != self._header[:taken]:
-                raise NotAmqp("no AMQP 0-9-1 protocol header")
+        if self.offset < len(self._header):
+            taken = min(len(self._header) - self.offset, len(self._buffer))
+            named = b"AMQP"[self.offset :]  # the protocol's name; its version may be any
+            if self._buffer[: min(taken, len(named))] != named[:taken]:
+                raise NotAmqp("no AMQP protocol header")
             del self._buffer[:taken]
-            self._header = self._header[taken:]
             self.offset += taken
         while len(self._buffer) >= 7:
             kind, channel, size = struct.unpack_from(">BHI", self._buffer)
@@ -164,7 +165,7 @@ class Connection:
                 try:
                     for kind, channel, payload, offset in frames.feed(data):
                         take(kind, channel, payload, offset)
-                except (NotAmqp, struct.error, IndexError) as exc:
+                except Exception as exc:  # whatever it was, the carrying goes on
                     self.opaque = True
                     self._log.problems.append(f"connection {self.number}: {exc}")
             self._log.changed.notify_all()
