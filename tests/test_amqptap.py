@@ -9,7 +9,7 @@ import struct
 
 import pytest
 
-from grader.machinery.amqptap import PROTOCOL_HEADER, AmqpLog, Connection, Mark, message_id
+from grader.machinery.amqptap import PROTOCOL_HEADER, AmqpLog, Connection, message_id
 
 
 def _frame(kind: int, channel: int, payload: bytes) -> bytes:
@@ -58,7 +58,7 @@ OPENED = PROTOCOL_HEADER + _method(1, 20, 10, b"\x00") + _method(2, 20, 10, b"\x
 @pytest.mark.parametrize("piece", [1, 3, 7, 64, 1 << 16])
 def test_settlements_are_tied_to_their_deliveries_message_ids(piece: int) -> None:
     log = AmqpLog()
-    connection = log.connection(lambda: 0)
+    connection = log.connection()
     server = _deliver(1, 1, "a") + _deliver(1, 2, "b") + _deliver(1, 3, "c") + _deliver(1, 4, "d")
     server += _get_ok(2, 1, "e") + _deliver(1, 5, None) + _frame(8, 0, b"")  # a heartbeat
     connection.client(OPENED)
@@ -84,7 +84,7 @@ def test_settlements_are_tied_to_their_deliveries_message_ids(piece: int) -> Non
 
 def test_a_channel_closed_begins_its_tags_again() -> None:
     log = AmqpLog()
-    connection = log.connection(lambda: 0)
+    connection = log.connection()
     connection.server(_deliver(1, 1, "old"))
     connection.client(PROTOCOL_HEADER + _method(1, 20, 40, struct.pack(">H", 200) + _short("") + b"\0" * 4))
     connection.server(_method(1, 20, 41, b""))  # close-ok
@@ -94,47 +94,52 @@ def test_a_channel_closed_begins_its_tags_again() -> None:
     assert [s.message_id for s in log.settled("ack")] == ["new"]
 
 
-def test_offsets_tell_what_came_before_a_mark() -> None:
+def test_offsets_say_where_in_the_stream_each_settlement_was() -> None:
     log = AmqpLog()
-    first = log.connection(lambda: 0)
-    first.server(_deliver(1, 1, "a") + _deliver(1, 2, "b"))
-    first.client(PROTOCOL_HEADER + _settle(1, 80, 1, 0))
-    mark = log.mark(timeout=1.0)
-    assert mark == Mark({0: len(PROTOCOL_HEADER) + 21})  # 8 + 4 + 8 + 1 of a basic.ack frame
-    first.client(_settle(1, 80, 2, 0))
-    later = log.connection(lambda: 0)  # opened after the mark: after it, whatever its offsets
-    later.server(_deliver(1, 1, "c"))
-    later.client(PROTOCOL_HEADER + _settle(1, 80, 1, 0))
-    assert [(s.message_id, mark.after(s)) for s in log.settled("ack")] == [
-        ("a", False),
-        ("b", True),
-        ("c", True),
-    ]
+    connection = log.connection()
+    connection.server(_deliver(1, 1, "a") + _deliver(1, 2, "b"))
+    connection.client(PROTOCOL_HEADER + _settle(1, 80, 1, 0) + _settle(1, 80, 2, 0))
+    ack = 8 + 4 + 8 + 1  # frame header and end, class and method, tag, bits
+    assert [(s.message_id, s.offset) for s in log.settled("ack")] == [("a", 8 + ack), ("b", 8 + 2 * ack)]
 
 
-def test_a_mark_counts_what_waits_unread() -> None:
-    """Taken while the relay has not read all that was sent: what waits counts as sent before."""
+def test_an_ack_of_a_watched_message_is_acted_on_before_it_goes_on() -> None:
+    """stop_at_ack: done as the piece holding the ack is read, before the relay passes it on
+    (the caller's ``client`` returns only after), once per ack; None ends it."""
     log = AmqpLog()
-    waiting = [21]
-    connection = log.connection(lambda: waiting[0])
-    connection.client(PROTOCOL_HEADER)
-    assert log.mark(timeout=0.0) == Mark({0: len(PROTOCOL_HEADER) + 21})
+    connection = log.connection()
+    seen: list[int] = []
+    log.stop_at_ack("b", lambda: seen.append(len(log.settlements)))
+    connection.client(OPENED)
+    connection.server(_deliver(1, 1, "a") + _deliver(1, 2, "b") + _deliver(1, 3, "b"))
+    connection.client(_settle(1, 80, 1, 0) + _settle(1, 90, 2, 0))  # a acked, b rejected: nothing
+    assert seen == []
+    connection.client(_settle(1, 80, 3, 0))
+    assert seen == [3]
+    log.stop_at_ack("b", None)
+    connection.server(_deliver(1, 4, "b"))
+    connection.client(_settle(1, 80, 4, 0))
+    assert seen == [3]
+    log.stop_at_ack("c", lambda: 1 / 0)  # a stop that fails is a problem noted, never the relay's
+    connection.server(_deliver(1, 5, "c"))
+    connection.client(_settle(1, 80, 5, 0))
+    assert "ZeroDivisionError" in log.problems[-1] and not log.opaque
 
 
 def test_bytes_that_are_not_amqp_make_the_connection_opaque_never_an_error() -> None:
     log = AmqpLog()
-    connection = log.connection(lambda: 0)
+    connection = log.connection()
     connection.client(b"GET / HTTP/1.1\r\n\r\n")
     connection.client(_settle(1, 80, 1, 0))  # no longer read
     assert log.opaque and log.problems and not log.settlements
-    broken = AmqpLog().connection(lambda: 0)
+    broken = AmqpLog().connection()
     broken.server(_frame(1, 1, b"\x00\x3c")[:-1] + b"\x00")  # a frame that does not end in 0xCE
     assert broken.opaque
 
 
 def test_connections_end_and_are_waited_for() -> None:
     log = AmqpLog()
-    connection = log.connection(lambda: 0)
+    connection = log.connection()
     assert not log.ended(timeout=0.0)
     connection.end()
     assert log.ended(timeout=0.0)
@@ -157,7 +162,7 @@ def test_a_delivery_to_a_no_ack_consumer_is_an_ack_as_it_is_sent() -> None:
     """auto_ack=True (a consumer's no-ack flag, or basic.get's): the broker counts the message
     delivered when it sends it, and no basic.ack ever follows."""
     log = AmqpLog()
-    connection = log.connection(lambda: 0)
+    connection = log.connection()
     connection.client(OPENED + _consume(1, "", True) + _consume(2, "mine", False))
     connection.server(_method(1, 60, 21, _short("amq.ctag-x")) + _method(2, 60, 21, _short("mine")))
     connection.server(_deliver(1, 1, "auto") + _deliver(2, 1, "manual"))
@@ -172,10 +177,27 @@ def test_a_delivery_to_a_no_ack_consumer_is_an_ack_as_it_is_sent() -> None:
 def test_every_protocol_version_rabbitmq_speaks_is_read(version: bytes) -> None:
     """0-9 and 0-8 frame basic.ack alike: a script cannot go unread by asking for them."""
     log = AmqpLog()
-    connection = log.connection(lambda: 0)
+    connection = log.connection()
     for byte in b"AMQP" + version:  # a piece at a time
         connection.client(bytes([byte]))
     connection.client(_method(1, 20, 10, b"\x00"))
     connection.server(_deliver(1, 1, "a"))
     connection.client(_settle(1, 80, 1, 0))
     assert [s.message_id for s in log.settled("ack")] == ["a"] and not log.opaque
+
+
+def test_in_a_transaction_settlements_take_effect_at_commit() -> None:
+    """tx.select: an ack counts where tx.commit is, and a rollback takes it back (red team 29:
+    ack, record, commit is record-then-ack to the broker)."""
+    log = AmqpLog()
+    connection = log.connection()
+    connection.client(OPENED + _method(1, 90, 10, b""))  # tx.select
+    connection.server(_deliver(1, 1, "a") + _deliver(1, 2, "b"))
+    connection.client(_settle(1, 80, 1, 0))  # ack a ...
+    assert not log.settled("ack")
+    connection.client(_method(1, 90, 20, b""))  # ... committed: there in the stream
+    connection.client(_settle(1, 80, 2, 0) + _method(1, 90, 30, b""))  # ack b, rolled back
+    commit = len(OPENED) + 12 + 21 + 12  # tx.select, the ack, tx.commit
+    assert [(s.message_id, s.offset) for s in log.settled("ack")] == [("a", commit)]
+    connection.client(_settle(1, 90, 2, 0) + _method(1, 90, 20, b""))  # b rejected after all
+    assert [(s.message_id, s.how) for s in log.settlements] == [("a", "ack"), ("b", "reject")]

@@ -13,12 +13,16 @@ and basic.get-ok with the content header that follows (its properties, for messa
 basic.consume-ok; from the scripts, basic.ack, basic.nack and basic.reject, and basic.consume
 and basic.get for their no-ack flag (a delivery to a no-ack consumer is acknowledged as it is
 sent: an "ack" here, at that point of the scripts' stream); from either, channel.open and
-channel.close (a channel's delivery tags begin again). Bytes that do not read as AMQP stop the
+channel.close (a channel's delivery tags begin again). On a channel in transaction mode
+(tx.select) a settlement takes effect at the next tx.commit, and is there in the stream; a
+tx.rollback takes the ones since back (red team 29: a correct consumer that acked, recorded,
+then committed was taken to have acked before it recorded). Bytes that do not read as AMQP stop the
 reading of their connection, which is then ``opaque``; they never stop its carrying.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import struct
 import threading
 import time
@@ -28,12 +32,12 @@ from dataclasses import dataclass, field
 PROTOCOL_HEADER = b"AMQP\x00\x00\x09\x01"  # the client's first bytes (0-9-1; 0-9 and 0-8 differ
 # in their last four, and RabbitMQ speaks them with the same framing and basic methods)
 FRAME_METHOD, FRAME_HEADER, FRAME_END = 1, 2, 0xCE
-CHANNEL, BASIC = 20, 60
+CHANNEL, BASIC, TX = 20, 60, 90
 OPEN, CLOSE, CLOSE_OK = 10, 40, 41
+SELECT, COMMIT, ROLLBACK = 10, 20, 30  # tx
 CONSUME, CONSUME_OK, DELIVER, GET, GET_OK, ACK, REJECT, NACK = 20, 21, 60, 70, 71, 80, 90, 120
 MESSAGE_ID_BIT = 7  # of the first property-flags word; the properties before it, in order:
 _BEFORE_MESSAGE_ID = ((15, "s"), (14, "s"), (13, "t"), (12, "o"), (11, "o"), (10, "s"), (9, "s"), (8, "s"))
-Unread = Callable[[], int]  # bytes the scripts sent that the relay has not read yet
 
 
 class NotAmqp(ValueError):
@@ -49,18 +53,6 @@ class Settlement:
     requeue: bool
     stream: int  # the connection's number in its log
     offset: int  # bytes of that connection's client stream up to the end of the frame
-
-
-@dataclass(frozen=True)
-class Mark:
-    """How far each connection's client stream had come when it was taken."""
-
-    offsets: dict[int, int]
-
-    def after(self, settled: Settlement) -> bool:
-        """``settled`` came after the mark (a connection opened since is after it)."""
-        mark = self.offsets.get(settled.stream)
-        return mark is None or settled.offset > mark
 
 
 class _Frames:
@@ -128,25 +120,22 @@ class _Channel:
     no_ack: set[bytes] = field(default_factory=set)  # consumer tags of no-ack consumers
     consuming: bool | None = None  # a basic.consume with no tag of its own: its no-ack flag
     getting: bool = False  # the last basic.get's no-ack flag
+    transacted: bool = False  # tx.select: settlements wait for tx.commit
+    uncommitted: list[tuple[int, Settlement]] = field(default_factory=list)  # (tag, settlement)
 
 
 class Connection:
     """One carried connection: ``client`` and ``server`` are fed what each side sent, in
     order (each from one thread); ``end`` once both are done."""
 
-    def __init__(self, log: AmqpLog, number: int, unread: Unread) -> None:
+    def __init__(self, log: AmqpLog, number: int) -> None:
         self._log = log
         self.number = number
-        self.unread = unread
         self._client, self._server = _Frames(PROTOCOL_HEADER), _Frames(b"")
         self._channels: dict[int, _Channel] = {}
+        self._due: list[Callable[[], None]] = []  # stops met while reading, done before passing on
         self.opaque = False
         self.ended = False
-
-    @property
-    def read(self) -> int:
-        """Bytes of the client stream read so far."""
-        return self._client.offset
 
     def client(self, data: bytes) -> None:
         self._read(self._client, data, self._from_client)
@@ -169,13 +158,26 @@ class Connection:
                     self.opaque = True
                     self._log.problems.append(f"connection {self.number}: {exc}")
             self._log.changed.notify_all()
+            due, self._due = self._due, []
+        for stop in due:  # the piece is passed on only after: the broker has not the ack yet
+            try:
+                stop()
+            except Exception as exc:
+                with self._log.changed:
+                    self._log.problems.append(f"connection {self.number}: a stop failed: {exc!r}")
+
+    def _settle(self, settled: Settlement) -> None:
+        self._log.settlements.append(settled)
+        stop = self._log.stops.get(settled.message_id or "")
+        if settled.how == "ack" and stop is not None:
+            self._due.append(stop)
 
     def _from_server(self, kind: int, number: int, payload: bytes, _offset: int) -> None:
         channel = self._channels.setdefault(number, _Channel())
         if kind == FRAME_HEADER and channel.waiting is not None:
             mid = message_id(payload)
             if channel.waiting_acked:
-                self._log.settlements.append(Settlement(mid, "ack", False, self.number, self._client.offset))
+                self._settle(Settlement(mid, "ack", False, self.number, self._client.offset))
             else:
                 channel.delivered[channel.waiting] = mid
             channel.waiting = None
@@ -202,6 +204,18 @@ class Connection:
         if (cls, method) in ((CHANNEL, OPEN), (CHANNEL, CLOSE), (CHANNEL, CLOSE_OK)):
             self._channels.pop(number, None)
             return
+        if cls == TX:
+            channel = self._channels.setdefault(number, _Channel())
+            if method == SELECT:
+                channel.transacted = True
+            elif method == COMMIT:
+                for _, settled in channel.uncommitted:
+                    self._settle(dataclasses.replace(settled, offset=offset))
+                channel.uncommitted.clear()
+            elif method == ROLLBACK:  # the deliveries are the scripts' to settle again
+                channel.delivered.update((tag, settled.message_id) for tag, settled in channel.uncommitted)
+                channel.uncommitted.clear()
+            return
         if (cls, method) == (BASIC, CONSUME):
             _, at = _shortstr(payload, 6)  # after the reserved short: the queue
             tag, at = _shortstr(payload, at)
@@ -227,7 +241,10 @@ class Connection:
         tags = sorted(t for t in channel.delivered if tag == 0 or t <= tag) if multiple else [tag]
         for each in tags:
             settled = Settlement(channel.delivered.pop(each, None), how, requeue, self.number, offset)
-            self._log.settlements.append(settled)
+            if channel.transacted:
+                channel.uncommitted.append((each, settled))
+            else:
+                self._settle(settled)
 
 
 class AmqpLog:
@@ -238,11 +255,22 @@ class AmqpLog:
         self.connections: list[Connection] = []
         self.settlements: list[Settlement] = []
         self.problems: list[str] = []
+        self.stops: dict[str, Callable[[], None]] = {}  # message-id -> what to do at its ack
 
-    def connection(self, unread: Unread) -> Connection:
-        """A new carried connection; ``unread``: what its client sent that is not read yet."""
+    def stop_at_ack(self, message_id: str, act: Callable[[], None] | None) -> None:
+        """At each ack of ``message_id`` read from the scripts, ``act()`` is done before the
+        piece that holds it goes on to the broker (in the relay's thread: the broker has not
+        taken the ack yet); None: no more."""
         with self.changed:
-            made = Connection(self, len(self.connections), unread)
+            if act is None:
+                self.stops.pop(message_id, None)
+            else:
+                self.stops[message_id] = act
+
+    def connection(self) -> Connection:
+        """A new carried connection."""
+        with self.changed:
+            made = Connection(self, len(self.connections))
             self.connections.append(made)
             return made
 
@@ -252,29 +280,14 @@ class AmqpLog:
         with self.changed:
             return any(c.opaque for c in self.connections)
 
-    def settled(self, how: str, message_id: str | None = None, after: Mark | None = None) -> list[Settlement]:
-        """What the scripts settled so: of ``message_id`` only, or of any; ``after`` a mark, or all."""
+    def settled(self, how: str, message_id: str | None = None) -> list[Settlement]:
+        """What the scripts settled so, in the order they did: of ``message_id`` only, or of any."""
         with self.changed:
             return [
                 s
                 for s in self.settlements
-                if s.how == how
-                and (message_id is None or s.message_id == message_id)
-                and (after is None or after.after(s))
+                if s.how == how and (message_id is None or s.message_id == message_id)
             ]
-
-    def mark(self, timeout: float) -> Mark:
-        """How far each connection's client stream has come, once the relay has read all that
-        was sent (taken while the scripts are stopped: they send nothing more meanwhile). Should
-        the relay not get there within ``timeout``, what it has read plus what waits unread."""
-        deadline = time.monotonic() + timeout
-        with self.changed:
-            while not all(c.ended or c.unread() == 0 for c in self.connections):
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    break
-                self.changed.wait(min(left, 0.05))  # unread bytes wake no one: looked at again
-            return Mark({c.number: c.read + (0 if c.ended else c.unread()) for c in self.connections})
 
     def ended(self, timeout: float) -> bool:
         """Every connection carried so far has ended (its scripts are gone), all of it read."""

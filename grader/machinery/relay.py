@@ -16,11 +16,9 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import fcntl
 import os
 import socket
 import struct
-import termios
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -77,14 +75,6 @@ def _reset(sock: socket.socket) -> None:
     sock.close()
 
 
-def _unread(sock: socket.socket) -> int:
-    """Bytes waiting in ``sock`` that nobody has read yet (0 once it is closed)."""
-    try:
-        return int(struct.unpack("i", fcntl.ioctl(sock.fileno(), termios.FIONREAD, b"\0" * 4))[0])
-    except (OSError, ValueError):
-        return 0
-
-
 class Relay:
     """Carries connections made to 127.0.0.1:``ports`` inside ``netns`` to the same ports of
     the machine's loopback, ``most`` at once (more are reset); the connections to a port of
@@ -133,7 +123,7 @@ class Relay:
                 cut = self._closed
             if not cut:
                 tap = self._taps.get(port)
-                read = tap.connection(lambda: _unread(inner)) if tap is not None else None
+                read = tap.connection() if tap is not None else None
                 back = threading.Thread(
                     target=self._pump,
                     args=(outer, inner, read.server if read else None),

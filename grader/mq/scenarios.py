@@ -20,7 +20,6 @@ import requests
 
 from fixtures.claims import Claim, Outcome
 from grader.machinery import acting, inotify, sqlitebound
-from grader.machinery.amqptap import Mark
 from grader.machinery.broker import BrokerUnavailable
 from grader.machinery.runner import Process, RunResult
 from grader.machinery.waiting import waiting_on
@@ -501,6 +500,9 @@ class KillWindow:
     ended_early: bool  # ended by itself before its ack was seen
     dead_lettered: bool = False  # sent the claim to claim.dead instead of acking it
     unrecorded_at_ack: bool = False  # acked while the lock was held, EAI_MQ_DB naming it not
+    # ... read from its own connection (amqptap): its word, so it stands whatever later trials
+    # find (red team 29: one that wrote slowly had this trial voided, and passed on the next)
+    told_unrecorded: bool = False
 
 
 def _kill_right_after_its_ack(
@@ -559,17 +561,36 @@ def _kill_right_after_its_ack(
 
     def at_db_or_ended() -> bool:
         nonlocal at_db
-        if not process.running():
+        if not process.running() or False in named_at_ack:  # or acked with no record: told
             return True
         at_db = writing.seen() or waiting_on(process.pid, files)
         return at_db
 
     waited = False
+    # Each ack of the claim the consumer sends is read on its way (amqptap), before the broker
+    # has it: the consumer is stopped there, and EAI_MQ_DB read. Its own word, whatever claim.in's
+    # figures show (red team 28: a copy put back into claim.in and the original acked at once
+    # keeps them as they were) and whatever lock its writes take or not (red team 25).
     log = scene.box.amqp
-    released: Mark | None = None  # how far the scripts had told the broker when the lock went
-    named_then = False  # EAI_MQ_DB named the claim then (a writer that takes no lock of SQLite's)
+    named_at_ack: list[bool] = []
     with _record_held(scene, hold) as held, inotify.Touches(scene.db.parent, [files[1].name]) as writing:
-        holding = held.holding()
+
+        def at_its_ack() -> None:
+            if held.holding():
+                # No record can be committed while the lock is held (a busy read is a commit
+                # waiting): stopped first, so that nothing the read does lets it go meanwhile.
+                process.freeze()
+                with acting.as_scripts(scene.lab.grading.identity):
+                    named_at_ack.append(drive.names(scene.db, claim.guid, timeout=0.0, known=True))
+                return
+            # Let go: read first, the consumer running (a record not there as the ack is read
+            # was not there when it was sent; its next write may make the file busy a moment).
+            with acting.as_scripts(scene.lab.grading.identity):
+                named_at_ack.append(drive.names(scene.db, claim.guid, timeout=drive.SETTLE_WAIT))
+            process.freeze()
+
+        if log is not None:
+            log.stop_at_ack(claim.guid, at_its_ack)
         amqp.publish(scene.url, claim)
         # Bounded only for one that neither acks nor records (it is then killed, and M8.2
         # judges what it left): anything else acks or waits at once.
@@ -594,10 +615,6 @@ def _kill_right_after_its_ack(
                 break
             if look.unacked > before.unacked:
                 waited = True
-                if log is not None and held.holding():  # frozen: it tells the broker nothing more
-                    released = log.mark(drive.TAKE_WAIT)
-                    with acting.as_scripts(scene.lab.grading.identity):
-                        named_then = drive.names(scene.db, claim.guid, timeout=0.0)
                 held.release()  # it waits to record before its ack: let it record, then ack
                 process.thaw()
                 seen = watch.when(left_claim_in, drive.TAKE_WAIT, until=lambda: not process.running())
@@ -631,18 +648,10 @@ def _kill_right_after_its_ack(
         ended_early = seen is None and not process.running()
         process.signal(signal.SIGKILL)
         run = process.wait(AFTER_KILL)
-        if holding and log is not None and log.ended(AFTER_KILL) and not log.opaque:
-            # Its acks of the claim as it sent them, whatever claim.in's figures showed (a copy
-            # put back into claim.in and the original acked at once keeps them as they were: red
-            # team 28). One sent while the lock was still held came before any record of SQLite's
-            # could be committed; unless EAI_MQ_DB named the claim by then (a writer that takes
-            # no lock, which the held lock cannot tell from one that records first).
-            early = [a for a in log.settled("ack", claim.guid) if released is None or not released.after(a)]
-            if early and released is None:
-                with acting.as_scripts(scene.lab.grading.identity):
-                    named_then = drive.names(scene.db, claim.guid, timeout=0.0)
-            unrecorded = unrecorded or (bool(early) and not named_then)
-        return KillWindow(run, ack_seen, waited, ended_early, lettered, unrecorded)
+        if log is not None:
+            log.stop_at_ack(claim.guid, None)
+        told = False in named_at_ack  # an ack of it sent while EAI_MQ_DB did not name it
+        return KillWindow(run, ack_seen, waited, ended_early, lettered, unrecorded or told, told)
 
 
 @scenarios
@@ -687,6 +696,7 @@ def dedup(lab: MqLab) -> DedupRuns | Missing:
             repeat = watch.when(lambda f: f.in_claim == 0, SETTLE_WAIT, until=lambda: not process.running())
         repeat = repeat or watch.now()
         hold = True
+        told_unrecorded = False  # in any trial: its own connection said so
         for spare in [*spares, None]:
             # What claim.in holds already (a duplicate a wrong consumer never acked, say): only
             # more than that after the kill is the fresh claim come back.
@@ -696,6 +706,7 @@ def dedup(lab: MqLab) -> DedupRuns | Missing:
             # correct consumer failed M8.2).
             before = watch.when(lambda f: f.answered, drive.TAKE_WAIT) or watch.now()
             window = _kill_right_after_its_ack(scene, process, fresh, before, hold)
+            told_unrecorded = told_unrecorded or window.told_unrecorded
             fresh_calls = partner.calls(fresh.guid)
             back = _released(watch)
             if spare is None or back is None or not back.claim_known:
@@ -754,7 +765,7 @@ def dedup(lab: MqLab) -> DedupRuns | Missing:
             fresh_ack_seen=window.ack_seen,
             fresh_waited=window.waited,
             fresh_ended_early=window.ended_early,
-            fresh_unrecorded_at_ack=window.unrecorded_at_ack,
+            fresh_unrecorded_at_ack=window.unrecorded_at_ack or told_unrecorded,
             fresh_calls_before_kill=fresh_calls,
             restart=restarted,
             db_exists=exists,
