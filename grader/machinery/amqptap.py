@@ -53,6 +53,7 @@ class Settlement:
     requeue: bool
     stream: int  # the connection's number in its log
     offset: int  # bytes of that connection's client stream up to the end of the frame
+    redelivered: bool = False  # the delivery it settled came flagged redelivered
 
 
 class _Frames:
@@ -116,7 +117,9 @@ def message_id(header: bytes) -> str | None:
 class _Channel:
     waiting: int | None = None  # a delivery's tag, until its content header comes
     waiting_acked: bool = False  # ... sent to a no-ack consumer (or basic.get): acked as sent
-    delivered: dict[int, str | None] = field(default_factory=dict)  # unsettled tag -> message-id
+    waiting_again: bool = False  # ... flagged redelivered
+    # unsettled tag -> (message-id, redelivered)
+    delivered: dict[int, tuple[str | None, bool]] = field(default_factory=dict)
     no_ack: set[bytes] = field(default_factory=set)  # consumer tags of no-ack consumers
     consuming: bool | None = None  # a basic.consume with no tag of its own: its no-ack flag
     getting: bool = False  # the last basic.get's no-ack flag
@@ -177,19 +180,20 @@ class Connection:
         if kind == FRAME_HEADER and channel.waiting is not None:
             mid = message_id(payload)
             if channel.waiting_acked:
-                self._settle(Settlement(mid, "ack", False, self.number, self._client.offset))
+                offset = self._client.offset
+                self._settle(Settlement(mid, "ack", False, self.number, offset, channel.waiting_again))
             else:
-                channel.delivered[channel.waiting] = mid
+                channel.delivered[channel.waiting] = (mid, channel.waiting_again)
             channel.waiting = None
         elif kind == FRAME_METHOD:
             cls, method = struct.unpack_from(">HH", payload)
             if (cls, method) == (BASIC, DELIVER):
                 consumer, at = _shortstr(payload, 4)
-                (channel.waiting,) = struct.unpack_from(">Q", payload, at)
-                channel.waiting_acked = consumer in channel.no_ack
+                channel.waiting, again = struct.unpack_from(">QB", payload, at)
+                channel.waiting_acked, channel.waiting_again = consumer in channel.no_ack, bool(again & 1)
             elif (cls, method) == (BASIC, GET_OK):
-                (channel.waiting,) = struct.unpack_from(">Q", payload, 4)
-                channel.waiting_acked = channel.getting
+                channel.waiting, again = struct.unpack_from(">QB", payload, 4)
+                channel.waiting_acked, channel.waiting_again = channel.getting, bool(again & 1)
             elif (cls, method) == (BASIC, CONSUME_OK) and channel.consuming is not None:
                 if channel.consuming:
                     channel.no_ack.add(_shortstr(payload, 4)[0])
@@ -213,7 +217,9 @@ class Connection:
                     self._settle(dataclasses.replace(settled, offset=offset))
                 channel.uncommitted.clear()
             elif method == ROLLBACK:  # the deliveries are the scripts' to settle again
-                channel.delivered.update((tag, settled.message_id) for tag, settled in channel.uncommitted)
+                channel.delivered.update(
+                    (tag, (settled.message_id, settled.redelivered)) for tag, settled in channel.uncommitted
+                )
                 channel.uncommitted.clear()
             return
         if (cls, method) == (BASIC, CONSUME):
@@ -240,7 +246,8 @@ class Connection:
         channel = self._channels.setdefault(number, _Channel())
         tags = sorted(t for t in channel.delivered if tag == 0 or t <= tag) if multiple else [tag]
         for each in tags:
-            settled = Settlement(channel.delivered.pop(each, None), how, requeue, self.number, offset)
+            mid, again = channel.delivered.pop(each, (None, False))
+            settled = Settlement(mid, how, requeue, self.number, offset, again)
             if channel.transacted:
                 channel.uncommitted.append((each, settled))
             else:

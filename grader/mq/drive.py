@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 import time
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -62,15 +63,24 @@ def claim_file(scene: Scene, claim: Claim, data: bytes) -> str:
     return str(path)
 
 
-def acks_sent(scene: Scene, timeout: float) -> int | None:
-    """The basic.ack frames the scene's scripts have sent, every one read: called once they are
-    killed, it waits (``timeout``) for all their connections to end. None where the grader does
-    not carry their connections (host mode, a broker elsewhere) or could not read them as AMQP:
-    then nothing is known of their acks but the broker's figures."""
+def taken_before_an_answer(scene: Scene, timeout: float, guids: Collection[str]) -> int | None:
+    """How many deliveries of the claims ``guids`` the scene's scripts took off claim.in
+    without a 201 having reached them: acked, or dead-lettered (rejected or nacked without
+    requeue) on their first delivery, as read from their connections once they are killed (it
+    waits ``timeout`` for every connection to end). Only the claims count: a script's own queue
+    is its business (red team 30: a correct consumer that acked pings on a private queue). A
+    redelivered claim may be dead-lettered without a try (the lab's decision). None where the
+    grader does not carry their connections (host mode, a broker elsewhere) or could not read
+    them as AMQP: then only the broker's figures judge."""
     log = scene.box.amqp
     if log is None or not log.ended(timeout) or log.opaque:
         return None
-    return len(log.settled("ack"))
+    taken = 0
+    for how in ("ack", "reject", "nack"):
+        for settled in log.settled(how):
+            dead = how != "ack" and not settled.requeue and not settled.redelivered
+            taken += settled.message_id in guids and (how == "ack" or dead)
+    return taken
 
 
 def watch(scene: Scene) -> live.VhostWatch:
@@ -278,10 +288,18 @@ def names(db: Path, text: str, timeout: float = 5.0, known: bool = False) -> boo
     read within ``timeout`` (locked). ``known``: ``db`` is known to be SQLite, and its header
     is not read first: a file the process opens and closes outside SQLite lets go of every
     lock the process holds on it (POSIX), the grader's held record lock among them."""
+    return named(db, text, timeout, known) is True
+
+
+def named(db: Path, text: str, timeout: float, known: bool = False) -> bool | None:
+    """``names``, told apart from a file locked the whole ``timeout`` (None: nothing can be
+    said of what it holds)."""
     if not known and not is_sqlite(db):
         return False
     try:
         return _names(db, text, timeout)
+    except sqlite3.OperationalError as exc:
+        return None if "locked" in str(exc) or "busy" in str(exc) else False
     except sqlite3.Error:
         return False
 

@@ -114,10 +114,11 @@ class Crashes:
     answered_instead: tuple[int, ...]  # what the held requests got instead, when no 201
     after_second: Figures | None
     second: RunResult
-    # basic.ack frames each consumer sent before its kill, read on their way to the broker
-    # (None: not carried by the grader, host mode). No 201 had reached either consumer.
-    acked_first: int | None = None
-    acked_second: int | None = None
+    # Claims each consumer took off claim.in before its kill, by its own word read on the way
+    # to the broker: acked, or dead-lettered on their first delivery (None: not carried by the
+    # grader, host mode). No 201 had reached either consumer.
+    taken_first: int | None = None
+    taken_second: int | None = None
 
 
 @dataclass(frozen=True)

@@ -327,10 +327,12 @@ def crashes(lab: MqLab) -> Crashes | Missing:
         during = watch.now() if held else None
         process.signal(signal.SIGKILL)
         first = process.wait(AFTER_KILL)
-        # No 201 was sent to anyone yet: any ack so far came before one, whatever claim.in's
-        # figures say (a consumer that puts a copy back into claim.in and acks the original at
-        # once keeps them as they were: red team 28).
-        acked_first = drive.acks_sent(scene, AFTER_KILL)
+        # No 201 was sent to anyone yet: any claim acked (or dead-lettered unanswered) so far
+        # went before one, whatever claim.in's figures say (a consumer that puts a copy back
+        # into claim.in and acks the original at once keeps them as they were: red team 28; one
+        # that rejects it and purges claim.dead: red team 30).
+        guids = [c.guid for c in batch]
+        taken_first = drive.taken_before_an_answer(scene, AFTER_KILL, guids)
         partner.control(mode="drop")  # the held request ends unanswered: no 201 to a dead client
         calls = partner.stats()["calls"]
         accepted = sum(1 for c in calls if c["status"] == 201)
@@ -362,7 +364,8 @@ def crashes(lab: MqLab) -> Crashes | Missing:
             )
         again.signal(signal.SIGKILL)
         second = again.wait(AFTER_KILL)
-        acked_all = drive.acks_sent(scene, AFTER_KILL)  # the 201s came to a stopped consumer
+        # The 201s came to a stopped consumer.
+        taken_all = drive.taken_before_an_answer(scene, AFTER_KILL, guids + [c.guid for c in fresh])
         after_second = _released(watch)
         return Crashes(
             published=len(batch),
@@ -377,8 +380,8 @@ def crashes(lab: MqLab) -> Crashes | Missing:
             answered_instead=instead,
             after_second=after_second,
             second=second,
-            acked_first=acked_first,
-            acked_second=None if acked_all is None or acked_first is None else acked_all - acked_first,
+            taken_first=taken_first,
+            taken_second=None if taken_all is None or taken_first is None else taken_all - taken_first,
         )
 
 
@@ -576,18 +579,19 @@ def _kill_right_after_its_ack(
     with _record_held(scene, hold) as held, inotify.Touches(scene.db.parent, [files[1].name]) as writing:
 
         def at_its_ack() -> None:
-            if held.holding():
-                # No record can be committed while the lock is held (a busy read is a commit
-                # waiting): stopped first, so that nothing the read does lets it go meanwhile.
-                process.freeze()
-                with acting.as_scripts(scene.lab.grading.identity):
-                    named_at_ack.append(drive.names(scene.db, claim.guid, timeout=0.0, known=True))
-                return
-            # Let go: read first, the consumer running (a record not there as the ack is read
-            # was not there when it was sent; its next write may make the file busy a moment).
-            with acting.as_scripts(scene.lab.grading.identity):
-                named_at_ack.append(drive.names(scene.db, claim.guid, timeout=drive.SETTLE_WAIT))
+            # Stopped first: nothing it does after its ack happens before the broker has it
+            # (red team 30: one that acked, then wrote its record a few milliseconds later,
+            # was read after that write). Read then: with the grader's lock held, no record can
+            # have been committed, and a busy read is a commit waiting (and the file's header is
+            # not read: a plain open and close would let go of the lock); without it, a file
+            # the consumer keeps locked tells nothing (PRAGMA locking_mode=EXCLUSIVE, a commit
+            # of its next write: red team 30), and is not held against it.
             process.freeze()
+            holding = held.holding()
+            with acting.as_scripts(scene.lab.grading.identity):
+                found = drive.named(scene.db, claim.guid, timeout=0.0, known=holding)
+            if found is not None or holding:
+                named_at_ack.append(bool(found))
 
         if log is not None:
             log.stop_at_ack(claim.guid, at_its_ack)

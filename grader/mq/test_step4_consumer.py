@@ -103,17 +103,18 @@ def test_M4_4_ack_only_after_201(req: Check, crashes: Crashes) -> None:
         run=seen.first,
     )
     req.expect(
-        not seen.acked_first,
-        f"{edges.KILL_HELD}: 청구 시스템이 아직 어느 청구에도 201 을 보내지 않았는데 consumer.py 가 "
-        f"basic.ack 를 {seen.acked_first}번 보냄(채점기가 연결에서 읽음)",
+        not seen.taken_first,
+        f"{edges.KILL_HELD}: 청구 시스템이 아직 어느 청구에도 답하지 않았는데 consumer.py 가 청구 "
+        f"{seen.taken_first}건을 claim.in 에서 치움(basic.ack, 또는 처음 받은 청구의 reject·nack: "
+        "채점기가 연결에서 읽음)",
         ACK_BEFORE_201,
         run=seen.first,
     )
     edge = edges.KILL_AFTER_201
     req.expect(
-        not seen.acked_second,
-        f"{edge}: 다시 띄운 소비자가 201 을 받기 전에(멈춘 뒤 SIGKILL) basic.ack 를 "
-        f"{seen.acked_second}번 보냄(채점기가 연결에서 읽음)",
+        not seen.taken_second,
+        f"{edge}: 다시 띄운 소비자가 201 을 받기 전에(멈춘 뒤 SIGKILL) 청구 {seen.taken_second}건을 "
+        "claim.in 에서 치움(basic.ack, 또는 처음 받은 청구의 reject·nack: 채점기가 연결에서 읽음)",
         ACK_BEFORE_201,
         run=seen.second,
     )

@@ -15,6 +15,7 @@ import argparse
 import http.client
 import logging
 import os
+import socket
 import sqlite3
 import sys
 import time
@@ -23,10 +24,11 @@ import urllib.request
 from pathlib import Path
 
 import pika
+from pika.adapters.blocking_connection import BlockingChannel
+from pika.exceptions import AMQPConnectionError, ChannelClosedByBroker
+from pika.spec import Basic, BasicProperties
 
-import socket as _socket
-
-_send = _socket.socket.send
+_send = socket.socket.send
 
 
 def _slow_send(self, data, *flags):  # every write takes its time (a busy machine, say)
@@ -34,10 +36,7 @@ def _slow_send(self, data, *flags):  # every write takes its time (a busy machin
     return _send(self, data, *flags)
 
 
-_socket.socket.send = _slow_send
-from pika.adapters.blocking_connection import BlockingChannel
-from pika.exceptions import AMQPConnectionError, ChannelClosedByBroker
-from pika.spec import Basic, BasicProperties
+socket.socket.send = _slow_send
 
 AMQP_URL = os.environ.get("EAI_AMQP_URL", "amqp://guest:guest@127.0.0.1:5672/%2F")
 DB_PATH = Path(os.environ.get("EAI_MQ_DB", "/root/eaimw/mq/processed.db"))
