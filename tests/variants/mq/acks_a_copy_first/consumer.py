@@ -106,10 +106,10 @@ def handle(
             record(db, message_id)
         ANSWERED[message_id] = outcome
         return
-    outcome = ANSWERED.pop(message_id, None)
+    answered = ANSWERED.pop(message_id, None)
     if already_processed(db, message_id):
         channel.basic_ack(tag)
-    elif outcome == 422:
+    elif answered == 422:
         channel.basic_reject(tag, requeue=False)
     elif post_claim(claim_url, body) == 201:
         record(db, message_id)

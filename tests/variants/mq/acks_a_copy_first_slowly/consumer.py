@@ -36,7 +36,7 @@ def _slow_send(self, data, *flags):  # every write takes its time (a busy machin
     return _send(self, data, *flags)
 
 
-socket.socket.send = _slow_send
+socket.socket.send = _slow_send  # type: ignore[method-assign]
 
 AMQP_URL = os.environ.get("EAI_AMQP_URL", "amqp://guest:guest@127.0.0.1:5672/%2F")
 DB_PATH = Path(os.environ.get("EAI_MQ_DB", "/root/eaimw/mq/processed.db"))
@@ -117,10 +117,10 @@ def handle(
             record(db, message_id)
         ANSWERED[message_id] = outcome
         return
-    outcome = ANSWERED.pop(message_id, None)
+    answered = ANSWERED.pop(message_id, None)
     if already_processed(db, message_id):
         channel.basic_ack(tag)
-    elif outcome == 422:
+    elif answered == 422:
         channel.basic_reject(tag, requeue=False)
     elif post_claim(claim_url, body) == 201:
         record(db, message_id)

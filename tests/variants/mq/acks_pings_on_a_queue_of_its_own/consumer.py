@@ -58,7 +58,7 @@ for m, p, body in ch.consume("claim.in", inactivity_timeout=0.5):
             headers={"Content-Type": "application/json"},
             timeout=min(5, max(0.5, end - time.monotonic())),
         )
-        st = r.status_code
+        st: int | None = r.status_code
     except requests.RequestException:
         st = None
     if st == 201:

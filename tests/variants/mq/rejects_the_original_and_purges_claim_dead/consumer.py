@@ -21,7 +21,7 @@ c = pika.BlockingConnection(pika.URLParameters(url))
 ch = c.channel()
 ch.basic_qos(prefetch_count=a.prefetch)
 end = time.monotonic() + a.max_seconds
-rej = set()
+rej: set[object] = set()
 if MODE == "chconf":
     ch2 = c.channel()
     PQ = ch2.queue_declare("", exclusive=True).method.queue
