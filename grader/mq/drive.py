@@ -292,10 +292,10 @@ def names(db: Path, text: str, timeout: float = 5.0, known: bool = False) -> boo
 
 
 def named(db: Path, text: str, timeout: float, known: bool = False) -> bool | None:
-    """``names``, told apart from a file locked the whole ``timeout`` (None: nothing can be
-    said of what it holds)."""
+    """``names``, told apart from a file locked the whole ``timeout`` or not SQLite at all (not
+    there yet, say): None, nothing can be said of what it holds."""
     if not known and not is_sqlite(db):
-        return False
+        return None
     try:
         return _names(db, text, timeout)
     except sqlite3.OperationalError as exc:
