@@ -1,6 +1,6 @@
 """What a box's scripts tell an AMQP 0-9-1 broker, read from the bytes the relay carries for
-them (relay.py): which deliveries, by message-id, they acknowledged, rejected or nacked, and
-how far into their connection's stream each of those came.
+them (relay.py): which deliveries, by message-id, they acknowledged, rejected or nacked, in
+the order they did.
 
 Otherwise the grader knows a consumer's acks only from the broker's queue figures, which a
 script keeps as they were by publishing a copy of a message into its queue and acking the
@@ -12,9 +12,9 @@ Read as far as that needs (AMQP 0-9-1, section 4.2.3 framing): from the broker, 
 and basic.get-ok with the content header that follows (its properties, for message-id), and
 basic.consume-ok; from the scripts, basic.ack, basic.nack and basic.reject, and basic.consume
 and basic.get for their no-ack flag (a delivery to a no-ack consumer is acknowledged as it is
-sent: an "ack" here, at that point of the scripts' stream); from either, channel.open and
+sent: an "ack" here, where it is read); from either, channel.open and
 channel.close (a channel's delivery tags begin again). On a channel in transaction mode
-(tx.select) a settlement takes effect at the next tx.commit, and is there in the stream; a
+(tx.select) a settlement takes effect at the next tx.commit, and is taken in there; a
 tx.rollback takes the ones since back (red team 29: a correct consumer that acked, recorded,
 then committed was taken to have acked before it recorded). Bytes that do not read as AMQP stop the
 reading of their connection, which is then ``opaque``; they never stop its carrying.
@@ -22,7 +22,6 @@ reading of their connection, which is then ``opaque``; they never stop its carry
 
 from __future__ import annotations
 
-import dataclasses
 import struct
 import threading
 import time
@@ -51,20 +50,18 @@ class Settlement:
     message_id: str | None
     how: str
     requeue: bool
-    stream: int  # the connection's number in its log
-    offset: int  # bytes of that connection's client stream up to the end of the frame
     redelivered: bool = False  # the delivery it settled came flagged redelivered
 
 
 class _Frames:
-    """Frames out of a byte stream fed in pieces: (type, channel, payload, offset of its end)."""
+    """Frames out of a byte stream fed in pieces: (type, channel, payload)."""
 
     def __init__(self, header: bytes) -> None:
         self._buffer = bytearray()
         self._header = header  # what comes before any frame (the client's protocol header)
         self.offset = 0  # bytes consumed so far
 
-    def feed(self, data: bytes) -> Iterator[tuple[int, int, bytes, int]]:
+    def feed(self, data: bytes) -> Iterator[tuple[int, int, bytes]]:
         self._buffer += data
         if self.offset < len(self._header):
             taken = min(len(self._header) - self.offset, len(self._buffer))
@@ -82,7 +79,7 @@ class _Frames:
             payload = bytes(self._buffer[7 : 7 + size])
             del self._buffer[: 8 + size]
             self.offset += 8 + size
-            yield kind, channel, payload, self.offset
+            yield kind, channel, payload
 
 
 def _shortstr(payload: bytes, at: int) -> tuple[bytes, int]:
@@ -151,12 +148,12 @@ class Connection:
             self.ended = True
             self._log.changed.notify_all()
 
-    def _read(self, frames: _Frames, data: bytes, take: Callable[[int, int, bytes, int], None]) -> None:
+    def _read(self, frames: _Frames, data: bytes, take: Callable[[int, int, bytes], None]) -> None:
         with self._log.changed:
             if not self.opaque:
                 try:
-                    for kind, channel, payload, offset in frames.feed(data):
-                        take(kind, channel, payload, offset)
+                    for kind, channel, payload in frames.feed(data):
+                        take(kind, channel, payload)
                 except Exception as exc:  # whatever it was, the carrying goes on
                     self.opaque = True
                     self._log.problems.append(f"connection {self.number}: {exc}")
@@ -175,13 +172,12 @@ class Connection:
         if settled.how == "ack" and stop is not None:
             self._due.append(stop)
 
-    def _from_server(self, kind: int, number: int, payload: bytes, _offset: int) -> None:
+    def _from_server(self, kind: int, number: int, payload: bytes) -> None:
         channel = self._channels.setdefault(number, _Channel())
         if kind == FRAME_HEADER and channel.waiting is not None:
             mid = message_id(payload)
             if channel.waiting_acked:
-                offset = self._client.offset
-                self._settle(Settlement(mid, "ack", False, self.number, offset, channel.waiting_again))
+                self._settle(Settlement(mid, "ack", False, channel.waiting_again))
             else:
                 channel.delivered[channel.waiting] = (mid, channel.waiting_again)
             channel.waiting = None
@@ -201,7 +197,7 @@ class Connection:
             elif (cls, method) in ((CHANNEL, CLOSE), (CHANNEL, CLOSE_OK)):
                 self._channels.pop(number, None)  # its unsettled deliveries go back to their queues
 
-    def _from_client(self, kind: int, number: int, payload: bytes, offset: int) -> None:
+    def _from_client(self, kind: int, number: int, payload: bytes) -> None:
         if kind != FRAME_METHOD:
             return
         cls, method = struct.unpack_from(">HH", payload)
@@ -214,7 +210,7 @@ class Connection:
                 channel.transacted = True
             elif method == COMMIT:
                 for _, settled in channel.uncommitted:
-                    self._settle(dataclasses.replace(settled, offset=offset))
+                    self._settle(settled)
                 channel.uncommitted.clear()
             elif method == ROLLBACK:  # the deliveries are the scripts' to settle again
                 channel.delivered.update(
@@ -247,7 +243,7 @@ class Connection:
         tags = sorted(t for t in channel.delivered if tag == 0 or t <= tag) if multiple else [tag]
         for each in tags:
             mid, again = channel.delivered.pop(each, (None, False))
-            settled = Settlement(mid, how, requeue, self.number, offset, again)
+            settled = Settlement(mid, how, requeue, again)
             if channel.transacted:
                 channel.uncommitted.append((each, settled))
             else:
