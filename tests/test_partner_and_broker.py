@@ -67,6 +67,14 @@ def test_partner_answers_counts_and_obeys(a_partner: Partner) -> None:
     partner.control(accept_busy=True)
     assert requests.post(post, data=busy.data, timeout=5).status_code == 201
     assert partner.calls(busy.guid) == 2
+    # busy_once: the next call of that claim is a 503 (a transient failure), the one after it
+    # is answered by the rules again; other claims are not touched.
+    good, other = claims.of(Outcome.ACCEPTED)[:2]
+    partner.control(busy_once=[good.guid])
+    assert requests.post(post, data=other.data, timeout=5).status_code == 201
+    assert requests.post(post, data=good.data, timeout=5).status_code == 503
+    assert requests.post(post, data=good.data, timeout=5).status_code == 201
+    assert partner.stats()["by_status"] == {"201": 7, "422": 1, "503": 2}
     partner.control(mode="hang")
     with pytest.raises(requests.Timeout):
         requests.post(post, data=busy.data, timeout=0.5)

@@ -92,8 +92,9 @@ REQUIREMENTS: list[tuple[str, str, str]] = [
     ),
     (
         "M6.1",
-        "503 청구: POST 정확히 두 번, 그다음 claim.dead",
-        "method.redelivered 가 False 면 nack(requeue=True), True 면 reject(requeue=False).",
+        "503 청구는 한 번 더 시도(POST 정확히 두 번): 또 503 이면 claim.dead, 201 이면 ack",
+        "method.redelivered 가 False 면 nack(requeue=True), True 면 reject(requeue=False)."
+        " 다시 온 메시지도 청구 시스템을 불러 그 답으로 처리하세요(201 이면 기록하고 ack).",
     ),
     (
         "M6.2",
@@ -117,9 +118,10 @@ REQUIREMENTS: list[tuple[str, str, str]] = [
     ),
     (
         "M8.1",
-        "성공한 message_id 를 다시 발행하면 POST 없이 ack 한다(중복은 message_id 로만 판단)",
+        "성공한 message_id 를 다시 발행하면 POST 없이 ack 한다(재시도에서 성공한 것도; 중복은 message_id 로만"
+        " 판단)",
         "처리 전에 SQLite 에서 message_id 를 찾아보세요"
-        "(claimId 가 같아도 message_id 가 새 것이면 새 메시지).",
+        "(claimId 가 같아도 message_id 가 새 것이면 새 메시지). 성공하면 어느 길에서든 기록하세요.",
     ),
     (
         "M8.2",

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pika.exceptions
 
-from fixtures.claims import Claim, claim_set
+from fixtures.claims import Claim, Outcome, claim_set
 from grader.machinery import acting, sqlitebound, textfile
 from grader.machinery.runner import Process, RunResult
 from grader.mq import amqp, live
@@ -50,9 +50,22 @@ def missing(lab: MqLab, *scripts: str) -> Missing | None:
     return None
 
 
-def claims(lab: MqLab, name: str, good: int = 0, no_docs: int = 0, busy: int = 0) -> list[Claim]:
+def claims(
+    lab: MqLab, name: str, good: int = 0, no_docs: int = 0, busy: int = 0, busy_once: int = 0
+) -> list[Claim]:
     """Fixed counts of each kind; the scenario's seed varies their values and their order."""
-    return list(claim_set(lab.grading.rng(name), good, no_docs, busy, shuffled=True).files)
+    made = claim_set(lab.grading.rng(name), good, no_docs, busy, shuffled=True, busy_once=busy_once)
+    return list(made.files)
+
+
+def publish(scene: Scene, *batch: Claim, compact: bool = False) -> None:
+    """Publish ``batch`` into claim.in, the scene's partner told first which of them meet a 503
+    on their next call (BUSY_ONCE claims: a transient failure that passes on the retry)."""
+    once = [claim.guid for claim in batch if claim.outcome is Outcome.BUSY_ONCE]
+    if once:
+        assert scene.partner is not None
+        scene.partner.control(busy_once=once)
+    amqp.publish(scene.url, *batch, compact=compact)
 
 
 def claim_file(scene: Scene, claim: Claim, data: bytes) -> str:
@@ -244,7 +257,7 @@ def consume_until_decided(
     claim requeued for a retry would come back behind the barrier."""
     scene.declare()
     marker = _marker(lab, scene) if barrier_behind else None
-    amqp.publish(scene.url, *batch, compact=compact)
+    publish(scene, *batch, compact=compact)
     if marker is not None:
         amqp.publish(scene.url, marker)
     started = time.monotonic()

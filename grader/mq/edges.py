@@ -62,8 +62,8 @@ CLAIMS = MAP.input(
 )
 PARTNER = MAP.input(
     "the claim system's answer to a POST",
-    """201, 422 or 503 at once; slowly; never (the call held until the client gives up), once
-    or every time; the connection refused.""",
+    """201, 422 or 503 at once; a 503 first and a 201 on the retry; slowly; never (the call held
+    until the client gives up), once or every time; the connection refused.""",
 )
 CLOCK = MAP.input(
     "--max-seconds against the work there is",
@@ -81,9 +81,9 @@ PREFETCH = MAP.input(
 )
 SEEN_BEFORE = MAP.input(
     "a claim seen before",
-    """Its message_id published again after it succeeded (to the same process or after a
-    restart), or after it failed (503, or 422 then mended); or the same claim (claimId and
-    every other field) under a message_id never seen, a new message.""",
+    """Its message_id published again after it succeeded (at once or on its retry, to the same
+    process or after a restart), or after it failed (503, or 422 then mended); or the same
+    claim (claimId and every other field) under a message_id never seen, a new message.""",
 )
 RECORD_DB = MAP.input(
     "EAI_MQ_DB",
@@ -394,6 +394,17 @@ BUSY_SEVERAL = edge(
     """2 BUSY claims shuffled among good and no-docs ones: each the same.""",
     "다른 청구와 섞인 503 청구 2건",
 )
+BUSY_THEN_ACCEPTED = edge(
+    PARTNER,
+    "BUSY_THEN_ACCEPTED",
+    "M6.1",
+    "mixed_claims",
+    """A good claim shuffled among the others, answered 503 on its first call and 201 on the
+    next (the partner's busy_once order): exactly two POSTs, then acked (neither in claim.in
+    nor in claim.dead). The one retry exists for this: a consumer that dead-letters a
+    redelivered claim whatever the claim system answers, or never tries it again, loses it.""",
+    "503 뒤 재시도에서 201 을 받는 청구",
+)
 REFUSED = edge(
     PARTNER,
     "REFUSED",
@@ -471,6 +482,17 @@ DUP_LATER = edge(
     long before its --max-seconds (the queue was empty for a moment) is told so.""",
     "성공한 뒤 같은 프로세스에 다시 옴",
 )
+DUP_AFTER_RETRY = edge(
+    SEEN_BEFORE,
+    "DUP_AFTER_RETRY",
+    "M8.1",
+    "dedup",
+    """Beside that claim, one accepted on its retry (503 first, 201 on the redelivery), then
+    published again to the same process with the repeat: no POST, acked. Success is success
+    whichever try it came on: a consumer that records only on a first try's 201 calls the
+    claim system again. Judged when the partner did answer it 201.""",
+    "재시도에서 성공한 뒤 같은 프로세스에 다시 옴",
+)
 RESENT_AS_NEW = edge(
     SEEN_BEFORE,
     "RESENT_AS_NEW",
@@ -546,10 +568,10 @@ KILLED_BEFORE_ANSWER = edge(
 _CLAIM = MAP.unit(
     "one claim",
     business_rejection=(REJECT_ONE, REJECT_SEVERAL),
-    transient_failure=(BUSY_ONE, BUSY_SEVERAL),
+    transient_failure=(BUSY_ONE, BUSY_SEVERAL, BUSY_THEN_ACCEPTED),
     no_answer=(HANG_TWICE, HANG_BUSY),
     refused=(REFUSED,),
-    seen_before=(DUP_LATER,),
+    seen_before=(DUP_LATER, DUP_AFTER_RETRY),
     killed=(KILL_HELD, KILL_AFTER_201),
 )
 _ONE_ANSWER = (

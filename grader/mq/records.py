@@ -141,6 +141,10 @@ class DedupRuns:
     calls_after_repeat: int  # ... once it was published again, same process
     resent: Claim  # ``claim`` under a new message_id, published beside the repeat: no duplicate
     resent_calls: int  # its POSTs (one, when all is well)
+    retried: Claim  # processed beside ``claim``: a 503 first, then 201 on its retry
+    retried_accepted: bool  # the partner did answer it 201 before the repeat
+    retried_calls_after_success: int  # its POSTs then (two, when all is well)
+    retried_calls_after_repeat: int  # ... once it was published again with the repeat
     repeat: Figures
     ended_before_repeat: bool  # it had ended by itself (long before its --max-seconds) by then
     fresh_ack_seen: bool  # the kill came right after ``fresh`` was acked (else: it never was)

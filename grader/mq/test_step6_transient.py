@@ -25,10 +25,32 @@ def _busy_twice(req: Check, edge: Partition, seen: ConsumerRun) -> None:
         )
 
 
+def _accepted_on_the_retry(req: Check, edge: Partition, seen: ConsumerRun) -> None:
+    __tracebackhide__ = True
+    for claim in (c for c in seen.published if c.outcome is Outcome.BUSY_ONCE):
+        calls = seen.calls(claim)
+        dead, left = seen.dead_guids().count(claim.guid), seen.left_guids().count(claim.guid)
+        req.expect(
+            calls == 2,
+            f"{edge}: 처음에 503 을 받은 청구를 {calls}번 POST (기대: 정확히 2번, 두 번째에 201)",
+            "일시 오류(503)는 한 번 더 시도하세요(nack requeue 등): 다시 온 메시지(redelivered)도"
+            " 청구 시스템을 부르고, 그 답으로 처리합니다.",
+            run=seen.run,
+        )
+        req.expect(
+            calls < 2 or not (dead or left),
+            f"{edge}: 재시도에서 201 을 받은 청구를 ack 하지 않음 (claim.dead {dead}건, claim.in {left}건)",
+            "다시 온 메시지라도 201 이면 성공입니다: 기록하고 ack 하세요. DLQ 로 보내는 것은 다시"
+            " 실패했을 때뿐입니다.",
+            run=seen.run,
+        )
+
+
 @pytest.mark.req("M6.1")
 def test_M6_1_busy_twice_then_dead(req: Check, one_of_each: ConsumerRun, mixed_claims: ConsumerRun) -> None:
     _busy_twice(req, edges.BUSY_ONE, one_of_each)
     _busy_twice(req, edges.BUSY_SEVERAL, mixed_claims)
+    _accepted_on_the_retry(req, edges.BUSY_THEN_ACCEPTED, mixed_claims)
 
 
 @pytest.mark.req("M6.2")

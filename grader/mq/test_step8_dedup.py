@@ -63,6 +63,17 @@ def test_M8_1_repeat_is_acked_without_post(req: Check, dedup: DedupRuns) -> None
         "다르면 새 메시지이므로 청구 시스템을 불러야 합니다.",
         run=seen.first,
     )
+    # Success on the retry is success: judged when the partner did answer it 201 (a consumer
+    # that never tried it again is M6.1's).
+    before, after = seen.retried_calls_after_success, seen.retried_calls_after_repeat
+    req.expect(
+        not seen.retried_accepted or after == before,
+        f"{edges.DUP_AFTER_RETRY}: 처음엔 503, 재시도에서 201 을 받은 청구를 다시 발행하자 청구 시스템을"
+        f" 또 부름 (POST {before}번 → {after}번)",
+        "재시도(redelivered)에서 성공해도 ack 하기 전에 기록하세요: 성공하는 길이 여럿이면 기록도 모든 길에"
+        " 있어야 합니다.",
+        run=seen.first,
+    )
 
 
 @pytest.mark.req("M8.2")
