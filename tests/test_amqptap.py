@@ -9,7 +9,7 @@ import struct
 
 import pytest
 
-from grader.machinery.amqptap import PROTOCOL_HEADER, AmqpLog, Connection, message_id
+from grader.machinery.amqptap import PROTOCOL_HEADER, AmqpLog, Connection, Cut, message_id
 
 
 def _frame(kind: int, channel: int, payload: bytes) -> bytes:
@@ -119,6 +119,26 @@ def test_an_ack_of_a_watched_message_is_acted_on_before_it_goes_on() -> None:
     connection.server(_deliver(1, 5, "c"))
     connection.client(_settle(1, 80, 5, 0))
     assert "ZeroDivisionError" in log.problems[-1] and not log.opaque
+
+
+def test_a_stop_may_cut_the_connection_before_the_ack_goes_on() -> None:
+    """A stop that returns True: the piece holding the ack is not passed on (Cut, which the
+    relay takes as a reset of both sides); the ack was still read, and the stop done first."""
+    log = AmqpLog()
+    connection = log.connection()
+    done: list[str] = []
+
+    def kill() -> bool:
+        done.append("killed")
+        return True
+
+    log.stop_at_ack("b", kill)
+    connection.client(OPENED)
+    connection.server(_deliver(1, 1, "a") + _deliver(1, 2, "b"))
+    connection.client(_settle(1, 80, 1, 0))  # another message's ack: passed on
+    with pytest.raises(Cut):
+        connection.client(_settle(1, 80, 2, 0))
+    assert done == ["killed"] and [s.message_id for s in log.settled("ack")] == ["a", "b"]
 
 
 def test_bytes_that_are_not_amqp_make_the_connection_opaque_never_an_error() -> None:

@@ -43,6 +43,14 @@ class NotAmqp(ValueError):
     """Bytes that do not read as AMQP 0-9-1 frames."""
 
 
+class Cut(Exception):
+    """A stop at an ack asked for its connection to be cut there: the piece that holds the ack
+    never reaches the broker (as if its sender had died before the ack left it)."""
+
+
+Stop = Callable[[], bool | None]  # what to do at an ack; True: cut the connection there
+
+
 @dataclass(frozen=True)
 class Settlement:
     """A delivery the scripts settled: ``how`` is "ack", "nack" or "reject"."""
@@ -133,7 +141,7 @@ class Connection:
         self.number = number
         self._client, self._server = _Frames(PROTOCOL_HEADER), _Frames(b"")
         self._channels: dict[int, _Channel] = {}
-        self._due: list[Callable[[], None]] = []  # stops met while reading, done before passing on
+        self._due: list[Stop] = []  # stops met while reading, done before passing on
         self.opaque = False
         self.ended = False
 
@@ -159,12 +167,15 @@ class Connection:
                     self._log.problems.append(f"connection {self.number}: {exc}")
             self._log.changed.notify_all()
             due, self._due = self._due, []
+        cut = False
         for stop in due:  # the piece is passed on only after: the broker has not the ack yet
             try:
-                stop()
+                cut = bool(stop()) or cut
             except Exception as exc:
                 with self._log.changed:
                     self._log.problems.append(f"connection {self.number}: a stop failed: {exc!r}")
+        if cut:
+            raise Cut(f"connection {self.number}: cut at an ack")
 
     def _settle(self, settled: Settlement) -> None:
         self._log.settlements.append(settled)
@@ -258,12 +269,13 @@ class AmqpLog:
         self.connections: list[Connection] = []
         self.settlements: list[Settlement] = []
         self.problems: list[str] = []
-        self.stops: dict[str, Callable[[], None]] = {}  # message-id -> what to do at its ack
+        self.stops: dict[str, Stop] = {}  # message-id -> what to do at its ack
 
-    def stop_at_ack(self, message_id: str, act: Callable[[], None] | None) -> None:
+    def stop_at_ack(self, message_id: str, act: Stop | None) -> None:
         """At each ack of ``message_id`` read from the scripts, ``act()`` is done before the
         piece that holds it goes on to the broker (in the relay's thread: the broker has not
-        taken the ack yet); None: no more."""
+        taken the ack yet); when it returns True, that piece is never passed on and the
+        connection is cut both ways (``Cut``, which the relay takes as a reset). None: no more."""
         with self.changed:
             if act is None:
                 self.stops.pop(message_id, None)

@@ -23,7 +23,7 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from grader.machinery.amqptap import AmqpLog
+from grader.machinery.amqptap import AmqpLog, Cut
 
 CLONE_NEWNET = 0x40000000
 CHUNK = 1 << 16
@@ -158,14 +158,15 @@ class Relay:
         source: socket.socket, sink: socket.socket, read: Callable[[bytes], None] | None = None
     ) -> None:
         """Copy ``source`` to ``sink`` until ``source`` ends, then end ``sink``'s writing; a
-        reset on either side cuts both. ``read`` sees each piece before ``sink`` gets it."""
+        reset on either side cuts both. ``read`` sees each piece before ``sink`` gets it, and
+        may cut both instead (amqptap.Cut): that piece is not passed on."""
         try:
             while data := source.recv(CHUNK):
                 if read is not None:
                     read(data)
                 sink.sendall(data)
             sink.shutdown(socket.SHUT_WR)
-        except OSError:
+        except (OSError, Cut):
             for each in (source, sink):
                 with contextlib.suppress(OSError):
                     each.shutdown(socket.SHUT_RDWR)

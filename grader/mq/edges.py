@@ -73,7 +73,8 @@ CLOCK = MAP.input(
 LIFETIME = MAP.input(
     "the consumer process's life",
     """Killed (SIGKILL) while a POST is held, after the claim system answered but before the
-    consumer read it, right after an ack; started again on the same EAI_MQ_DB.""",
+    consumer read it, between its record and its ack (the ack never reaching the broker), right
+    after an ack; started again on the same EAI_MQ_DB.""",
 )
 PREFETCH = MAP.input(
     "--prefetch",
@@ -519,6 +520,20 @@ DUP_AFTER_KILL = edge(
     until exit, never committed, or written after the ack fail.""",
     "ack 직후 SIGKILL 뒤 다시 띄운 소비자(같은 EAI_MQ_DB)",
 )
+KILLED_AT_ITS_ACK = edge(
+    LIFETIME,
+    "KILLED_AT_ITS_ACK",
+    "M8.2",
+    "killed_at_its_ack",
+    """The lab's own case ("기록과 ack 사이에 죽어도 다음에 온 같은 메시지는 기록 덕분에
+    걸러집니다"): a consumer stopped and SIGKILLed as its ack of a fresh claim is read on its way
+    out, the ack kept from the broker, so the claim comes back flagged redelivered; a new
+    consumer on the same EAI_MQ_DB acks it without a POST. A record looked up only for messages
+    not redelivered, or counted only once a mark written after the ack is there, calls the
+    claim system again. Judged where the grader carries the consumer's connection (not in host
+    mode) and the claim came back (an auto-ack consumer loses it: M4.3's and M4.4's).""",
+    "기록과 ack 사이에 SIGKILL 뒤 redelivered 로 다시 온 청구(같은 EAI_MQ_DB)",
+)
 DB_AT_PATH = edge(
     RECORD_DB,
     "DB_AT_PATH",
@@ -572,7 +587,7 @@ _CLAIM = MAP.unit(
     no_answer=(HANG_TWICE, HANG_BUSY),
     refused=(REFUSED,),
     seen_before=(DUP_LATER, DUP_AFTER_RETRY),
-    killed=(KILL_HELD, KILL_AFTER_201),
+    killed=(KILL_HELD, KILL_AFTER_201, KILLED_AT_ITS_ACK),
 )
 _ONE_ANSWER = (
     "the claim system answers a claim by its kind (no docs: 422, BUSY: 503), and when it holds "

@@ -167,3 +167,19 @@ class RecordOnSuccess:
     held: Claim  # its call held unanswered when its consumer was SIGKILLed
     held_then_killed: bool  # the call was held, and the claim back in claim.in after the kill
     held_calls: int  # calls of it before ``first``
+
+
+@dataclass(frozen=True)
+class KilledAtItsAck:
+    """M8.2: "even when it dies between its record and its ack, the record filters the same
+    message when it comes again" (the lab's own words): SIGKILLed as its ack of a claim left
+    it, the ack kept from the broker, so the claim comes back flagged redelivered to a new
+    consumer on the same EAI_MQ_DB."""
+
+    claim: Claim
+    carried: bool  # its connection went through the grader (not in host mode, say)
+    killed: bool  # stopped and killed at its ack of the claim, which never reached the broker
+    first: RunResult
+    calls_before: int  # POSTs of the claim before the kill
+    came_back: bool  # the claim was back in claim.in, unacked by nobody, after the kill
+    restart: ConsumerRun | None  # the new consumer (none when nothing was there to judge)

@@ -22,7 +22,7 @@ from fixtures.claims import Claim, Outcome
 from grader.machinery import acting, inotify, sqlitebound
 from grader.machinery.broker import BrokerUnavailable
 from grader.machinery.runner import Process, RunResult
-from grader.machinery.waiting import waiting_on
+from grader.machinery.waiting import wait_for, waiting_on
 from grader.mq import amqp, drive, edges
 from grader.mq.catalogue import MQ
 from grader.mq.lab import MqLab, Scene, Stage
@@ -31,6 +31,7 @@ from grader.mq.records import (
     ConsumerRun,
     Crashes,
     DedupRuns,
+    KilledAtItsAck,
     NodeLimit,
     PrefetchRun,
     Published,
@@ -843,4 +844,54 @@ def record_only_success(lab: MqLab) -> RecordOnSuccess | Missing:
             held=held,
             held_then_killed=was_held and back is not None and back.in_claim > 0,
             held_calls=held_calls,
+        )
+
+
+@scenarios
+def killed_at_its_ack(lab: MqLab) -> KilledAtItsAck | Missing:
+    """M8.2, in the lab's words: "처리에 성공하면 기록하고 ack 합니다. 기록과 ack 사이에 죽어도
+    다음에 온 같은 메시지는 기록 덕분에 걸러집니다." The consumer is stopped and SIGKILLed as
+    its ack of a claim is read on its way out (amqptap), and that ack never reaches the broker:
+    the claim comes back, flagged redelivered, to a new consumer on the same EAI_MQ_DB, which
+    acks it without calling the claim system (a record looked up only for messages not
+    redelivered, or one that counts only once a mark written after the ack is there, calls it
+    again). Without the grader carrying the connection (host mode) there is no ack to stop at:
+    not judged."""
+    if missing := drive.missing(lab, "consumer.py"):
+        return missing
+    (claim,) = drive.claims(lab, "killed-at-ack", good=1)
+    with lab.scene("killed_at_ack") as scene:
+        partner, log = scene.partner, scene.box.amqp
+        assert partner is not None
+        scene.declare()
+        process = scene.consumer(STOPPED_RUN)
+        killed: list[bool] = []
+
+        def at_its_ack() -> bool:
+            process.freeze()  # nothing it does after its ack happens
+            process.signal(signal.SIGKILL)
+            killed.append(True)
+            return True  # and the ack never reaches the broker
+
+        if log is not None:
+            log.stop_at_ack(claim.guid, at_its_ack)
+        amqp.publish(scene.url, claim)
+        if log is not None:  # bounded only for one that never acks it
+            wait_for(lambda: bool(killed) or not process.running(), drive.TAKE_WAIT)
+        first = process.wait(AFTER_KILL) if killed else process.kill()
+        if log is not None:
+            log.stop_at_ack(claim.guid, None)
+        calls_before = partner.calls(claim.guid)
+        back = _released(drive.watch(scene)) if killed else None
+        came_back = back is not None and back.in_claim > 0
+        # Back at the head of claim.in: handled before the barrier's claim, behind it.
+        restart = drive.consume_until_decided(lab, scene, [], then_barrier=True) if came_back else None
+        return KilledAtItsAck(
+            claim=claim,
+            carried=log is not None,
+            killed=bool(killed),
+            first=first,
+            calls_before=calls_before,
+            came_back=came_back,
+            restart=restart,
         )

@@ -10,7 +10,7 @@ from grader.machinery.partitions import Partition
 from grader.mq import edges
 from grader.mq.drive import TAKE_WAIT
 from grader.mq.live import Figures
-from grader.mq.records import ConsumerRun, DedupRuns, RecordOnSuccess
+from grader.mq.records import ConsumerRun, DedupRuns, KilledAtItsAck, RecordOnSuccess
 from grader.verdict import Check
 
 ACK_DUPLICATES = "이미 처리한 message_id 도 basic_ack 하세요: 청구 시스템만 부르지 않습니다."
@@ -77,7 +77,10 @@ def test_M8_1_repeat_is_acked_without_post(req: Check, dedup: DedupRuns) -> None
 
 
 @pytest.mark.req("M8.2")
-def test_M8_2_memory_survives_restart(req: Check, dedup: DedupRuns) -> None:
+def test_M8_2_memory_survives_restart(
+    req: Check, dedup: DedupRuns, killed_at_its_ack: KilledAtItsAck
+) -> None:
+    _between_record_and_ack(req, killed_at_its_ack)
     seen, edge = dedup, edges.DUP_AFTER_KILL
     restart = seen.restart
     if seen.fresh_ended_early:
@@ -121,6 +124,47 @@ def test_M8_2_memory_survives_restart(req: Check, dedup: DedupRuns) -> None:
         restart.ready == 0 and not restart.dead,
         f"{edge}: 다시 띄운 소비자가 ack 하지 않음 "
         f"(claim.in {restart.ready}건, claim.dead {len(restart.dead)}건)",
+        ACK_DUPLICATES,
+        run=restart.run,
+    )
+
+
+def _between_record_and_ack(req: Check, seen: KilledAtItsAck) -> None:
+    """Judged where the grader carries the consumer's connection (there is an ack to stop at)
+    and the claim came back (one an auto-ack consumer loses is M4.3's and M4.4's)."""
+    __tracebackhide__ = True
+    edge = edges.KILLED_AT_ITS_ACK
+    if not seen.carried:
+        return
+    req.expect(
+        seen.killed,
+        f"{edge}: 전제: 새 청구를 ack 하는 것을 보지 못함 (POST {seen.calls_before}번,"
+        f" {seen.first.describe()})",
+        run=seen.first,
+    )
+    restart = seen.restart
+    if restart is None:
+        return
+    again = restart.calls(seen.claim) - seen.calls_before
+    req.expect(
+        not restart.crashed(),
+        f"{edge}: 같은 EAI_MQ_DB 로 다시 띄운 consumer.py 가 {restart.run.describe()}",
+        run=restart.run,
+    )
+    req.expect(
+        again == 0,
+        f"{edge}: ack 이 브로커에 닿기 전에 죽어 redelivered 로 다시 온 청구를, 같은 EAI_MQ_DB 로 다시 띄운"
+        f" 소비자가 청구 시스템에 POST {again}번 더 함 (처음에 POST {seen.calls_before}번)",
+        "다시 배달된(redelivered) 메시지도 처리하기 전에 기록을 찾아보세요: 기록과 ack 사이에 죽으면 같은"
+        " 메시지가 redelivered 로 다시 오고, 그때 걸러 주는 것이 기록입니다.",
+        run=restart.run,
+    )
+    guid = seen.claim.guid
+    left, dead = restart.left_guids().count(guid), restart.dead_guids().count(guid)
+    req.expect(
+        not (left or dead),
+        f"{edge}: 다시 띄운 소비자가 redelivered 로 다시 온 청구를 ack 하지 않음 (claim.in {left}건,"
+        f" claim.dead {dead}건)",
         ACK_DUPLICATES,
         run=restart.run,
     )
