@@ -23,7 +23,7 @@ from grader.machinery import acting, sqlitebound, textfile
 from grader.machinery.runner import Process, RunResult
 from grader.mq import amqp, live
 from grader.mq.lab import MqLab, Scene
-from grader.mq.records import ConsumerRun
+from grader.mq.records import ConsumerRun, Repeat
 from grader.verdict import Missing
 
 # A consumer must end within --max-seconds plus a grace, counted from when it was first seen at
@@ -244,6 +244,7 @@ def consume_until_decided(
     then_barrier: bool = False,
     barrier_behind: bool = False,
     compact: bool = False,
+    repeat_retried: bool = False,
 ) -> ConsumerRun:
     """Publish ``batch`` (the file's bytes, or one-line JSON with ``compact``), run consumer.py
     with a long --max-seconds, stop it once it has decided about every claim (and, with
@@ -254,7 +255,10 @@ def consume_until_decided(
     ends once it is POSTed and claim.in holds nothing: one wait where a claim never acked (a
     wrong consumer's duplicate) cost two, the batch's and the barrier's. Only for a batch the
     partner accepts at once, which a consumer handles in order, each before the barrier: a
-    claim requeued for a retry would come back behind the barrier."""
+    claim requeued for a retry would come back behind the barrier.
+
+    ``repeat_retried``: once every claim is decided, the BUSY_ONCE claims it accepted on their
+    retry are published again, and a barrier behind them (see _repeat_retried)."""
     scene.declare()
     marker = _marker(lab, scene) if barrier_behind else None
     publish(scene, *batch, compact=compact)
@@ -262,20 +266,53 @@ def consume_until_decided(
         amqp.publish(scene.url, marker)
     started = time.monotonic()
     process = scene.consumer(STOPPED_RUN, claim_url=claim_url)
+    repeat = None
     if marker is not None:
         _through(scene, process, marker)
     else:
-        decided(scene, process, batch)
+        settled = decided(scene, process, batch)
         if then_barrier and scene.partner is not None:
             barrier(lab, scene, process)
+        if repeat_retried and settled is not None and process.running():
+            repeat = _repeat_retried(lab, scene, process, batch)
     stopped = process.running()
     end = RunEnd(process.kill(), time.monotonic() - started, "시작", 0.0, 0)
     if scene.partner is not None:  # what the killed consumer sent is all counted (one: ours)
         scene.partner.wait_for(lambda s: s.get("connections", 0) <= 1, timeout=SETTLE_WAIT)
-    return _looked(scene, batch, STOPPED_RUN, end, stopped=stopped)
+    return _looked(scene, batch, STOPPED_RUN, end, stopped=stopped, repeat=repeat)
 
 
-def _looked(scene: Scene, batch: list[Claim], seconds: float, end: RunEnd, stopped: bool) -> ConsumerRun:
+def _repeat_retried(lab: MqLab, scene: Scene, process: Process, batch: list[Claim]) -> Repeat | None:
+    """The BUSY_ONCE claims of ``batch`` the partner accepted (201 on their retry), published
+    again to the consumer that has decided about every claim, then a barrier: success on the
+    retry is a success, so no POST (M8.1). Where things stood before is kept, so that what the
+    consumer does with the repeat is judged by M8.1 alone (what claim.dead holds then is read
+    and put back as it was). None when none was accepted."""
+    assert scene.partner is not None
+    calls = scene.partner.stats()["calls"]
+    accepted = [
+        claim
+        for claim in batch
+        if claim.outcome is Outcome.BUSY_ONCE
+        and any(c["guid"] == claim.guid and c["status"] == 201 for c in calls)
+    ]
+    if not accepted:
+        return None
+    dead = amqp.drain(scene.url, amqp.DEAD_QUEUE)
+    amqp.put_back(scene.url, amqp.DEAD_QUEUE, dead)
+    before = tuple(scene.partner.calls(claim.guid) for claim in accepted)
+    amqp.publish(scene.url, *accepted)  # no 503 ordered for them this time
+    through = barrier(lab, scene, process)
+    return Repeat(tuple(accepted), before, tuple(str(m.message_id) for m in dead), through)
+
+
+def _looked(
+    scene: Scene, batch: list[Claim], seconds: float, end: RunEnd, stopped: bool, repeat: Repeat | None = None
+) -> ConsumerRun:
+    # It has ended: what it held unacked goes back to claim.in once the broker has seen its
+    # connection go (carried by the relay, a moment after the process): drained after that, not
+    # before, or a claim on its way back would seem lost.
+    watch(scene).when(lambda f: f.claim_known and f.unacked == 0 and f.consumers == 0, SETTLE_WAIT)
     if scene.partner is not None:
         scene.partner.control(mode="normal")  # release anything still held
     stats = scene.partner.stats(bodies=True) if scene.partner else {"by_guid": {}, "calls": []}
@@ -291,6 +328,7 @@ def _looked(scene: Scene, batch: list[Claim], seconds: float, end: RunEnd, stopp
         grace=end.grace,
         held_when_stopped=end.held,
         stopped=stopped,
+        repeat=repeat,
     )
 
 

@@ -487,11 +487,12 @@ DUP_AFTER_RETRY = edge(
     SEEN_BEFORE,
     "DUP_AFTER_RETRY",
     "M8.1",
-    "dedup",
-    """Beside that claim, one accepted on its retry (503 first, 201 on the redelivery), then
-    published again to the same process with the repeat: no POST, acked. Success is success
-    whichever try it came on: a consumer that records only on a first try's 201 calls the
-    claim system again. Judged when the partner did answer it 201.""",
+    "mixed_claims",
+    """The claim of the mixed queue accepted on its retry (503 first, 201 on the redelivery),
+    published again to the same process once every claim was decided, a barrier claim behind
+    it: no POST, acked. Success is success whichever try it came on: a consumer that records
+    only on a first try's 201 calls the claim system again. Judged when the partner did answer
+    it 201 and every claim was decided (one never tried again is M6.1's).""",
     "재시도에서 성공한 뒤 같은 프로세스에 다시 옴",
 )
 RESENT_AS_NEW = edge(

@@ -57,6 +57,17 @@ class RefusedPublish:
 
 
 @dataclass(frozen=True)
+class Repeat:
+    """Claims a consumer accepted on their retry (a 503 first), published again to it once it
+    had decided about every claim of its batch (M8.1), and how things stood then."""
+
+    claims: tuple[Claim, ...]
+    calls_before: tuple[int, ...]  # POSTs of each before the repeat
+    dead_before: tuple[str, ...]  # the message_ids claim.dead held then
+    through: bool  # the barrier's claim behind them was POSTed and acked
+
+
+@dataclass(frozen=True)
 class ConsumerRun:
     """One consumer.py run against the partner, and where the claims ended."""
 
@@ -73,6 +84,7 @@ class ConsumerRun:
     grace: float  # what it was allowed beyond --max-seconds, from then
     held_when_stopped: int  # requests the partner held when the grader had to stop it
     stopped: bool  # the grader stopped it once it had decided about every claim
+    repeat: Repeat | None = None  # accepted on their retry, then published again (M8.1)
 
     @property
     def ready(self) -> int:
@@ -141,10 +153,6 @@ class DedupRuns:
     calls_after_repeat: int  # ... once it was published again, same process
     resent: Claim  # ``claim`` under a new message_id, published beside the repeat: no duplicate
     resent_calls: int  # its POSTs (one, when all is well)
-    retried: Claim  # processed beside ``claim``: a 503 first, then 201 on its retry
-    retried_accepted: bool  # the partner did answer it 201 before the repeat
-    retried_calls_after_success: int  # its POSTs then (two, when all is well)
-    retried_calls_after_repeat: int  # ... once it was published again with the repeat
     repeat: Figures
     ended_before_repeat: bool  # it had ended by itself (long before its --max-seconds) by then
     fresh_ack_seen: bool  # the kill came right after ``fresh`` was acked (else: it never was)
