@@ -304,6 +304,9 @@ class Grading:
             self.cgroup = Cgroup.make(self.identity.uid)
             self._guarded("removing the scripts' control group", self._close_cgroup)
             self.bounds = {"memory": f"{self.cgroup.memory_most >> 20} MiB for all scripts at once"}
+            self.bounds["cpu"] = (
+                "one share for all scripts at once" if self.cgroup.cpu_shared else "per process"
+            )
         except CgroupUnavailable as exc:
             self.bounds = {"memory": f"per process only ({exc})"}
         if not self.sandbox.namespaces:

@@ -173,6 +173,35 @@ def test_the_scripts_memory_is_bounded_as_a_whole(box: Scripts) -> None:
     assert again.ok and again.stdout == "still here\n", again.describe()  # the launcher lives on
 
 
+def test_the_scripts_cpu_is_one_share_however_many_processes_they_run(box: Scripts) -> None:
+    """Red team 31: 120 busy loops of one student's consume.py, each process within its limits,
+    starved a classmate graded beside it in a batch (its replay.sh overran its time). Every
+    process the scripts start is in the run's cpu group, which weighs as two of the machine's
+    processes however many run in it. (Which share a group gets is the kernel's scheduler; what
+    is asserted is where the processes are and what the group weighs.)"""
+    cgroup = box.grading.cgroup
+    if cgroup is None or not cgroup.cpu_shared:
+        pytest.skip(f"no cpu controller to give here: {box.grading.bounds.get('cpu')}")
+    assert box.grading.bounds["cpu"] == "one share for all scripts at once"
+    hierarchy, folder = next((h, f) for h, f in cgroup.folders if "cpu" in h.controllers)
+    if hierarchy.version == 2:
+        assert (folder / "cpu.weight").read_text().strip() == str(cgroup_module.CPU_WEIGHT)
+    else:
+        assert (folder / "cpu.shares").read_text().strip() == str(cgroup_module.CPU_SHARES)
+    where = box.scratch_dir()
+    loops = "for i in 1 2 3 4 5 6 7 8; do (while :; do :; done) & done; touch ready; wait"
+    process = box.start(["sh", "-c", loops], cwd=where)
+    try:
+        wait_until(
+            lambda: (where / "ready").exists() and len(proctable.descendants(process.pid)) >= 8, "looping"
+        )
+        inside = set(cgroup_module._members(folder))
+        assert {process.pid, *proctable.descendants(process.pid)} <= inside
+    finally:
+        process.signal(signal.SIGKILL)
+        process.wait(SAFETY)
+
+
 def test_what_scripts_write_on_disk_is_bounded_as_a_whole(box: Scripts) -> None:
     """Red team 20: files each under the 1 GiB file size limit, written one after another,
     filled 28.6 GB of the machine's disk in one grade. In a box, all the scripts may write on the

@@ -1,10 +1,15 @@
 """A control group per run holding every process the run's scripts are started from: their
 memory as a whole (the tmpfs pages they write included: the kernel charges a page to the group of
-the process that wrote it) and their number of tasks as a whole are bounded by the kernel.
+the process that wrote it) and their number of tasks as a whole are bounded by the kernel, and
+their CPU is one share, however many processes they run (the cpu controller, where there is one).
 
 Each process limit of a script (session.LIMITS) bounds one process; without a group, scripts that
 each stay inside them (hundreds of processes of 4 GiB each) could still take the machine's memory
-and the kernel would kill the grader or the class broker instead (red team 20).
+and the kernel would kill the grader or the class broker instead (red team 20). Nor did anything
+bound their CPU as a whole: 120 busy loops of one student's consume.py, each process within its
+limits, starved a classmate graded beside it in a batch, whose replay.sh then overran its time
+(red team 31). As one group the scripts weigh CPU_SHARES against every other task and group,
+whatever number of processes they run.
 
 The group is named after the run's identity (``lab-grader-UID``): the identity's claim makes it
 the run's alone, and a group of that name found at claim time is what a grader that died left
@@ -32,6 +37,11 @@ from pathlib import Path
 
 MEMORY_MOST = 2 << 30  # bytes every script process of a run may hold at once, tmpfs pages included
 TASKS_MOST = 2048  # processes and threads at once (the identity's RLIMIT_NPROC is 512)
+# The scripts' CPU weight as a whole, where contended: as much as two busy processes of the
+# machine's (the kernel's default weight is 1024, cgroup v2's cpu.weight 100). A grade's own
+# scripts are mostly one or two processes at a time; 120 busy loops weigh the same as two.
+CPU_SHARES = 2048
+CPU_WEIGHT = 200
 PREFIX = "lab-grader-"
 # How long killed members may take to leave their group: a process leaves when it has exited
 # (under cgroup v1 before it is reaped), which a process in an uninterruptible sleep, or one
@@ -57,7 +67,7 @@ class Hierarchy:
     version: int  # 1 or 2
     mount: Path  # where the hierarchy is mounted
     base: Path  # the folder groups of ours are made in
-    controllers: tuple[str, ...]  # what a group of ours bounds there: "memory", "pids"
+    controllers: tuple[str, ...]  # what a group of ours bounds there: "memory", "pids", "cpu"
 
 
 def _mounts() -> list[tuple[Path, str, str, set[str]]]:
@@ -93,9 +103,10 @@ def _writable(folder: Path) -> bool:
 
 
 def hierarchies() -> list[Hierarchy]:
-    """Where groups of ours bound memory and tasks: the unified hierarchy when it has both
-    controllers to give, otherwise the v1 memory and pids hierarchies (either may be missing).
-    CgroupUnavailable when memory cannot be bounded at all."""
+    """Where groups of ours bound memory, tasks and CPU: the unified hierarchy when it has the
+    memory and pids controllers to give (and cpu, when it has that too), otherwise the v1
+    memory, pids and cpu hierarchies (any but memory may be missing). CgroupUnavailable when
+    memory cannot be bounded at all."""
     mounts, own = _mounts(), _own_groups()
     for point, _root, fstype, _ in mounts:
         if fstype != "cgroup2":
@@ -103,9 +114,10 @@ def hierarchies() -> list[Hierarchy]:
         with contextlib.suppress(OSError):
             offered = set((point / "cgroup.controllers").read_text().split())
             if {"memory", "pids"} <= offered and _writable(point):
-                return [Hierarchy(2, point, point / "lab-grader", ("memory", "pids"))]
+                given = ("memory", "pids", "cpu") if "cpu" in offered else ("memory", "pids")
+                return [Hierarchy(2, point, point / "lab-grader", given)]
     found = []
-    for controller in ("memory", "pids"):
+    for controller in ("memory", "pids", "cpu"):
         for point, root, fstype, options in mounts:
             if fstype == "cgroup" and controller in options:
                 path = next((p for c, p in own.items() if controller in c.split(",")), "/")
@@ -126,7 +138,9 @@ def _enable_v2(hierarchy: Hierarchy) -> None:
         given = set(control.read_text().split())
         for controller in hierarchy.controllers:
             if controller not in given:
-                control.write_text(f"+{controller}")
+                # cpu only where it can be given (a real-time process in the way refuses it)
+                with contextlib.suppress(OSError) if controller == "cpu" else contextlib.nullcontext():
+                    control.write_text(f"+{controller}")
 
 
 @dataclass
@@ -167,6 +181,10 @@ class Cgroup:
                 with contextlib.suppress(OSError):  # no swap accounting: nothing to bound
                     (folder / "memory.swap.max").write_text("0")
                 (folder / "pids.max").write_text(str(tasks_most))
+                if (folder / "cpu.weight").exists():
+                    (folder / "cpu.weight").write_text(str(CPU_WEIGHT))
+            elif "cpu" in hierarchy.controllers:
+                (folder / "cpu.shares").write_text(str(CPU_SHARES))
             elif "memory" in hierarchy.controllers:
                 (folder / "memory.limit_in_bytes").write_text(str(memory_most))
                 with contextlib.suppress(OSError):  # no swap accounting: nothing to bound
@@ -178,6 +196,15 @@ class Cgroup:
         """``argv`` started inside the groups (see the module's docstring)."""
         procs = [str(folder / "cgroup.procs") for _, folder in self.folders]
         return ["/bin/sh", "-c", _JOIN, "sh", *procs, "--", *argv]
+
+    @property
+    def cpu_shared(self) -> bool:
+        """The scripts' CPU is one share (there was a cpu controller to give)."""
+        return any(
+            (folder / ("cpu.weight" if hierarchy.version == 2 else "cpu.shares")).exists()
+            for hierarchy, folder in self.folders
+            if "cpu" in hierarchy.controllers
+        )
 
     def kills(self) -> int:
         """How many processes the kernel killed for the group's memory bound so far."""
