@@ -308,7 +308,7 @@ class Grading:
                 "one share for all scripts at once" if self.cgroup.cpu_shared else "per process"
             )
         except CgroupUnavailable as exc:
-            self.bounds = {"memory": f"per process only ({exc})"}
+            self.bounds = {"memory": f"per process only ({exc})", "cpu": "per process"}
         if not self.sandbox.namespaces:
             self.bounds["disk"] = "per file only (host mode)"
         elif self.rundir.unbounded is not None:
