@@ -35,11 +35,13 @@ from grader.machinery.environ import script_environment
 from grader.machinery.identity import Identity
 from grader.machinery.interrupts import Interrupts
 from grader.machinery.nodes import stop_leftover_nodes
+from grader.machinery.relay import Budget
 from grader.machinery.rundir import BOUNDED, BOX_SCRATCH, RunDir, mount_tmpfs, unmount
 from grader.machinery.runner import Leftover, Process, ProcessRegistry, RunResult
 from grader.machinery.sandbox import (
     BOXED,
     BOXED_VIEW,
+    RUN_BROKER_MOST,
     SHARED,
     Box,
     Confinement,
@@ -300,6 +302,8 @@ class Grading:
         self.identity = Identity.claim()
         self._stack.callback(self.identity.release)
         self.cgroup: Cgroup | None = None
+        # Every box's connections to the broker count against one budget for the run.
+        self.broker_budget = Budget(RUN_BROKER_MOST)
         try:
             self.cgroup = Cgroup.make(self.identity.uid)
             self._guarded("removing the scripts' control group", self._close_cgroup)
@@ -565,7 +569,7 @@ class Grading:
             mounts.append(Mount(default_fixtures, self.fixtures.root))
         lab_mounts, views = self.workspaces.mounts({lane.relative: lane.live} if lane else {})
         mounts += [*lab_mounts, Mount(scratch, scratch, writable=True)]
-        return Confinement(Box(mounts, network, self.cgroup), tuple(views))
+        return Confinement(Box(mounts, network, self.cgroup, self.broker_budget), tuple(views))
 
     def _request(self, argv: Sequence[str], cwd: str, env: Mapping[str, str]) -> Request:
         return Request(argv, cwd, env, self.identity.uid, self.identity.gid, self.seccomp, LIMITS)

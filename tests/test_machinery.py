@@ -43,7 +43,7 @@ from grader.machinery.interrupts import Interrupts
 from grader.machinery.nodes import stop_node
 from grader.machinery.rundir import BOUNDED, BOX_SCRATCH, RunDir
 from grader.machinery.runner import OUTPUT_LIMIT, Leftover, OwnProcess
-from grader.machinery.sandbox import ALONE, REAPER, RELAY_MOST, TMP_SIZE, Box, carrying
+from grader.machinery.sandbox import ALONE, REAPER, RELAY_MOST, RUN_BROKER_MOST, TMP_SIZE, Box, carrying
 from grader.machinery.scenarios import ScenarioPool
 from grader.machinery.seals import Seals, digest, tree_files
 from grader.machinery.snapshot import tree_digest
@@ -743,6 +743,69 @@ def test_a_box_of_its_own_network_reaches_only_the_ports_it_carries(
             listener.close()
     assert said == [[str(RELAY_MOST), "0"], ["0", "0"]], said
     assert len(seen.get(ports[0], [])) == RELAY_MOST and ports[1] not in seen
+
+
+# Holds N connections to a port, says how many were greeted, and keeps them until a file appears.
+_HOLDER = """
+import os, socket, sys, time
+port, times = (int(x) for x in sys.argv[1].split("x"))
+held = []
+for _ in range(times):
+    try:
+        s = socket.create_connection(("127.0.0.1", port), timeout=5)
+        if s.recv(3) == b"hi\\n":
+            held.append(s)
+    except OSError:
+        pass
+print(len(held), flush=True)
+while not os.path.exists(sys.argv[2]):
+    time.sleep(0.05)
+"""
+
+
+def test_the_boxes_of_a_run_share_one_budget_of_broker_connections(
+    fixture_tree: FixtureTree, tmp_path: Path
+) -> None:
+    """Red team 31: each box of an mq grade (a dozen and more at once) could hold RELAY_MOST
+    connections to the broker, together more than the node a class shares takes (512), and
+    classmates' grades waited on it. All the boxes of a run carry at most RUN_BROKER_MOST to
+    the broker at once: one box holding most of them leaves the next the rest."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    seen: list[socket.socket] = []
+
+    def serve() -> None:
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            seen.append(conn)
+            conn.sendall(b"hi\n")
+
+    threading.Thread(target=serve, daemon=True).start()
+    port = listener.getsockname()[1]
+    broker = carrying(port, amqp=port)
+    grading = make_grading(fixture_tree, tmp_path / "root", tmp_path / "state", "namespace")
+    try:
+        with (
+            grading.scripts("first", network=broker) as first,
+            grading.scripts("second", network=broker) as second,
+        ):
+            release = first.scratch_dir() / "release"
+            holder = first.start(
+                [first.python, "-c", _HOLDER, f"{port}x{RUN_BROKER_MOST - 10}", str(release)],
+                cwd=first.scratch_dir(),
+            )
+            wait_until(lambda: holder.stdout_so_far().strip() != "", "the first box holds its connections")
+            argv = [second.python, "-c", _CONNECTOR, f"{port}x20"]
+            after = second.run(argv, cwd=second.scratch_dir(), timeout=SAFETY)
+            release.touch()
+            held = holder.wait(SAFETY)
+    finally:
+        grading.close()
+        listener.close()
+    assert held.stdout.strip() == str(RUN_BROKER_MOST - 10), held.describe()
+    assert after.stdout.split() == ["10"], after.describe()
 
 
 # working copies ------------------------------------------------------------------------------------

@@ -70,8 +70,9 @@ from grader.classroom.submission import (
 from grader.classroom.version import code_hash, tool_version
 from grader.labs import CATALOGUE
 from grader.machinery.admission import MEMORY, Admission, available_memory
-from grader.machinery.broker import Broker
+from grader.machinery.broker import CONNECTION_MAX, Broker
 from grader.machinery.rundir import recover
+from grader.machinery.sandbox import RUN_BROKER_MOST
 from grader.machinery.snapshot import tree_digest
 from grader.machinery.treecopy import remove_tree
 from grader.machinery.watchdog import Watchdog
@@ -123,10 +124,27 @@ def jobs_for(requested: int | None, labs: tuple[str, ...], namespaces: bool) -> 
                 ),
             )
         return 1, None, ""
+    node = node_jobs() if CATALOGUE.needs_broker(labs) else None
     if requested is not None:
+        if node is not None and requested > node:
+            return (
+                node,
+                None,
+                f"batch: --jobs {requested} -> {node}: the class's node carries {node} grades at once",
+            )
         return requested, None, ""
     least = default_jobs()
-    return max(least, most_jobs()), least, ""
+    most = max(least, most_jobs())
+    return (most if node is None else min(most, node)), (least if node is None else min(least, node)), ""
+
+
+GRADERS_ROOM = 64  # of the class node's connections, for the graders' own
+
+
+def node_jobs() -> int:
+    """Grades the class's node carries at once: each run's scripts may hold RUN_BROKER_MOST of
+    its CONNECTION_MAX connections (sandbox.py), and the graders' own need room beside them."""
+    return max(1, (CONNECTION_MAX - GRADERS_ROOM) // RUN_BROKER_MOST)
 
 
 @dataclass(frozen=True)

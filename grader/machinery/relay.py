@@ -9,7 +9,10 @@ script opens to one of them is carried by the grader to 127.0.0.1 of the machine
 classmate's, in a batch on a shared node). A port nobody listens on outside is refused inside
 too: the inner connection is reset, and a port not carried at all refuses as any closed port.
 A port may also be read as it is carried (``taps``: the broker's, by amqptap.py), each piece
-before it is passed on.
+before it is passed on. And the connections to some ports may count against a budget all the
+boxes of a run share (``budget``: the broker's, RUN_BROKER_MOST in sandbox.py): a box's own bound
+times the boxes of one grade (a dozen and more at once) once held more connections than the node
+a class shares takes, and the classmates' grades waited (red team 31).
 """
 
 from __future__ import annotations
@@ -75,15 +78,42 @@ def _reset(sock: socket.socket) -> None:
     sock.close()
 
 
+class Budget:
+    """Connections all the relays given it may carry at once (to the ports each counts), ``most``."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self._lock = threading.Lock()
+        self.taken = 0
+
+    def take(self) -> bool:
+        with self._lock:
+            if self.taken >= self.most:
+                return False
+            self.taken += 1
+            return True
+
+    def give(self) -> None:
+        with self._lock:
+            self.taken -= 1
+
+
 class Relay:
     """Carries connections made to 127.0.0.1:``ports`` inside ``netns`` to the same ports of
-    the machine's loopback, ``most`` at once (more are reset); the connections to a port of
-    ``taps`` are read into its log as they are carried."""
+    the machine's loopback, ``most`` at once, and those to ``budget``'s port as far as the
+    budget goes (more are reset); the connections to a port of ``taps`` are read into its log as they
+    are carried."""
 
     def __init__(
-        self, netns: Path, ports: Sequence[int], most: int, taps: Mapping[int, AmqpLog] | None = None
+        self,
+        netns: Path,
+        ports: Sequence[int],
+        most: int,
+        taps: Mapping[int, AmqpLog] | None = None,
+        budget: tuple[Budget, int] | None = None,
     ) -> None:
         self.most = most
+        self._budget = budget  # and the port whose connections count against it
         self._taps = dict(taps or {})
         self._lock = threading.Lock()
         self._carried = 0  # connections being carried now
@@ -101,7 +131,7 @@ class Relay:
             except OSError:
                 return  # closed
             with self._lock:
-                taken = not self._closed and self._carried < self.most
+                taken = not self._closed and self._carried < self.most and self._spend(port)
                 if taken:
                     self._carried += 1
                     self._sockets.add(inner)
@@ -111,6 +141,10 @@ class Relay:
                 ).start()
             else:
                 _reset(inner)
+
+    def _spend(self, port: int) -> bool:
+        """A connection to ``port`` taken out of the budget (True when it does not count)."""
+        return self._budget is None or port != self._budget[1] or self._budget[0].take()
 
     def _carry(self, inner: socket.socket, port: int) -> None:
         outer: socket.socket | None = None
@@ -143,6 +177,8 @@ class Relay:
         finally:
             with self._lock:
                 self._carried -= 1
+                if self._budget is not None and port == self._budget[1]:
+                    self._budget[0].give()
                 self._sockets.discard(inner)
                 if outer is not None:
                     self._sockets.discard(outer)

@@ -39,7 +39,7 @@ from grader.machinery import children, proctable
 from grader.machinery.amqptap import AmqpLog
 from grader.machinery.cgroup import Cgroup
 from grader.machinery.environ import environment
-from grader.machinery.relay import Relay
+from grader.machinery.relay import Budget, Relay
 
 NAMESPACE, NONE = "namespace", "none"
 BOXED = Path(__file__).with_name("boxed")  # what runs inside a box: shown there at BOXED_VIEW
@@ -95,6 +95,11 @@ class Network:
 SHARED = Network(shared=True)  # the machine's network, as any process of it has
 ALONE = Network()  # a network of their own, nothing carried: scripts that need none
 RELAY_MOST = 64  # connections a box's scripts may have carried at once (a scene's vhost takes 64)
+# Connections to the broker all the boxes of one run may have carried at once: a grade's dozen
+# and more boxes at RELAY_MOST each once held more than the node a class shares takes
+# (CONNECTION_MAX, 512), and classmates' grades waited on it (red team 31). A grade's scenes
+# need one or two each.
+RUN_BROKER_MOST = 48
 
 
 def carrying(*ports: int, amqp: int | None = None) -> Network:
@@ -353,11 +358,16 @@ class Box(Launcher):
     userns = True
 
     def __init__(
-        self, mounts: Sequence[Mount], network: Network = SHARED, cgroup: Cgroup | None = None
+        self,
+        mounts: Sequence[Mount],
+        network: Network = SHARED,
+        cgroup: Cgroup | None = None,
+        budget: Budget | None = None,
     ) -> None:
         super().__init__(cgroup)
         self.mounts = tuple(mounts)
         self.network = network
+        self.budget = budget  # the run's, for its boxes' connections to the broker
         self._info: tuple[int, int] | None = None  # bwrap's --info-fd: (ours, its)
         self._block: tuple[int, int] | None = None  # bwrap's --block-fd: (its, ours)
         self._relay: Relay | None = None
@@ -412,7 +422,9 @@ class Box(Launcher):
             if self.network.carried:  # its child waits (--block-fd) with its loopback up
                 taps = {self.network.amqp: self.amqp} if self.network.amqp and self.amqp else {}
                 netns = Path(f"/proc/{child}/ns/net")
-                self._relay = Relay(netns, self.network.carried, RELAY_MOST, taps)
+                broker = self.network.amqp
+                budget = (self.budget, broker) if self.budget is not None and broker else None
+                self._relay = Relay(netns, self.network.carried, RELAY_MOST, taps, budget)
         finally:
             os.write(self._block[1], b"go")  # (a box that failed here is killed on close)
             os.close(self._block[1])

@@ -573,9 +573,11 @@ KILLED_BEFORE_ANSWER = edge(
     "record_only_success",
     """A good claim whose POST the partner holds unanswered when its consumer is SIGKILLed (the
     call then dropped: the claim system never accepted it), back in claim.in for the next
-    consumer on the same EAI_MQ_DB, the partner accepting again: POSTed once more, acked. A
+    consumer on the same EAI_MQ_DB, the partner accepting again: not acked without a POST. A
     record written before the success (even one deleted again when the call fails) makes the
-    next consumer ack it without calling: the claim is lost. Judged when the call was held and
+    next consumer ack it without calling: the claim is lost. Dead-lettered without a call is
+    the lab's decision (no second chance is counted on for a message returned because its
+    consumer stopped); what is done with its 201 is M6.1's. Judged when the call was held and
     the claim came back to claim.in (one acked before its answer is M4.3's and M4.4's).""",
     "POST 의 응답 전에 SIGKILL 된 청구(같은 EAI_MQ_DB 로 다시 띄운 소비자)",
 )

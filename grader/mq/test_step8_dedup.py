@@ -240,20 +240,18 @@ def test_M8_4_only_success_is_recorded(req: Check, record_only_success: RecordOn
     for edge, claim in tried:
         _retried(req, edge, claim, seen.first, seen.second)
     if seen.held_then_killed:  # its call was held when the consumer was killed: nothing succeeded
+        # A record written before the success shows as the next consumer acking the claim without
+        # a call. Dead-lettered without a call, it is the lab's decision (no second chance is
+        # counted on for a message returned because its consumer stopped); what a consumer does
+        # with a redelivered claim's 201 is M6.1's (BUSY_THEN_ACCEPTED).
         edge, held, first = edges.KILLED_BEFORE_ANSWER, seen.held, seen.first
         again = first.calls(held) - seen.held_calls
+        left, dead = first.left_guids().count(held.guid), first.dead_guids().count(held.guid)
         req.expect(
-            again >= 1,
-            f"{edge}: 다시 띄운 소비자가 그 청구를 청구 시스템에 POST 하지 않음 (POST {again}번): "
-            "성공하지 않은 청구가 처리한 것으로 기록되어 있었음",
+            again >= 1 or left > 0 or dead > 0,
+            f"{edge}: 다시 띄운 소비자가 그 청구를 청구 시스템에 POST 하지 않고 ack 함: 성공하지 않은 청구가"
+            " 처리한 것으로 기록되어 있었음",
             "청구 시스템이 201 로 받아들인 뒤에만 기록하세요(POST 전에 기록해 두면 응답을 받기 전에 죽을 때"
             " 그 청구는 처리된 것으로 남아 다시 오면 부르지 않고 ack 되어 잃습니다).",
-            run=first.run,
-        )
-        req.expect(
-            again < 1 or (held.guid not in first.left_guids() and held.guid not in first.dead_guids()),
-            f"{edge}: 다시 POST 해 201 을 받은 청구를 ack 하지 않음 "
-            f"(claim.in {first.left_guids().count(held.guid)}건, "
-            f"claim.dead {first.dead_guids().count(held.guid)}건)",
             run=first.run,
         )
