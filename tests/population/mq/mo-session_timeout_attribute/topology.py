@@ -1,0 +1,20 @@
+#!/usr/bin/env python3
+import os
+import pika
+
+url = os.getenv("EAI_AMQP_URL", "amqp://guest:guest@127.0.0.1:5672/%2F")
+conn = pika.BlockingConnection(pika.URLParameters(url))
+ch = conn.channel()
+
+for ex in ("eai.claim", "eai.dlx"):
+    ch.exchange_declare(exchange=ex, exchange_type="direct", durable=True)
+
+ch.queue_declare(queue="claim.in", durable=True,
+                 arguments={"x-dead-letter-exchange": "eai.dlx",
+                            "x-dead-letter-routing-key": "claim.dead"})
+ch.queue_declare(queue="claim.dead", durable=True)
+
+ch.queue_bind(queue="claim.in", exchange="eai.claim", routing_key="claim")
+ch.queue_bind(queue="claim.dead", exchange="eai.dlx", routing_key="claim.dead")
+conn.close()
+print("topology: done")
