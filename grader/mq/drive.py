@@ -225,6 +225,14 @@ def _marker(lab: MqLab, scene: Scene) -> Claim:
     return claims(lab, f"marker:{scene.vhost.name}:{scene.barriers}", good=1)[0]
 
 
+def _markers(scene: Scene) -> list[Claim]:
+    """Every barrier's claim published in ``scene`` so far (made again from their names)."""
+    return [
+        claims(scene.lab, f"marker:{scene.vhost.name}:{number}", good=1)[0]
+        for number in range(1, scene.barriers + 1)
+    ]
+
+
 def _through(scene: Scene, process: Process, marker: Claim) -> bool:
     """Wait until ``marker`` is POSTed, then until claim.in holds nothing (each bounded)."""
     assert scene.partner is not None
@@ -316,6 +324,10 @@ def _looked(
     if scene.partner is not None:
         scene.partner.control(mode="normal")  # release anything still held
     stats = scene.partner.stats(bodies=True) if scene.partner else {"by_guid": {}, "calls": []}
+    known = {claim.guid for claim in batch} | {claim.guid for claim in _markers(scene)}
+    if repeat is not None:
+        known |= {claim.guid for claim in repeat.claims}
+    strangers = tuple(call["guid"] for call in stats["calls"] if call["guid"] not in known)
     return ConsumerRun(
         seconds=seconds,
         published=batch,
@@ -329,6 +341,7 @@ def _looked(
         held_when_stopped=end.held,
         stopped=stopped,
         repeat=repeat,
+        strangers=strangers,
     )
 
 

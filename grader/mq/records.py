@@ -85,6 +85,10 @@ class ConsumerRun:
     held_when_stopped: int  # requests the partner held when the grader had to stop it
     stopped: bool  # the grader stopped it once it had decided about every claim
     repeat: Repeat | None = None  # accepted on their retry, then published again (M8.1)
+    # POSTs whose claim (by guid) is none of this run's batch, barriers or repeats: a body
+    # altered on its way, or calls made up (red team 31: extra POSTs under another guid went
+    # uncounted). Read where the batch is all the scene published (M4.1's scenes).
+    strangers: tuple[str | None, ...] = ()
 
     @property
     def ready(self) -> int:

@@ -30,6 +30,13 @@ def _good_ones(req: Check, edge: Partition, seen: ConsumerRun) -> None:
     )
     wrong_body = [c.guid for c in good if not _json_equal(next(iter(seen.bodies(c)), ""), c.data)]
     req.expect(not wrong_body, f"{edge}: POST 본문이 메시지 본문(JSON)과 다름: {wrong_body[:2]}")
+    req.expect(
+        not seen.strangers,
+        f"{edge}: 큐에 없던 청구를 청구 시스템에 POST 함 ({len(seen.strangers)}건,"
+        f" guid {list(seen.strangers[:2])})",
+        "받은 메시지 본문을 그대로, 메시지마다 정해진 횟수만 POST 하세요.",
+        run=seen.run,
+    )
     stuck = [c.guid for c in good if c.guid in seen.left_guids()]
     dead = [c.guid for c in good if c.guid in seen.dead_guids()]
     req.expect(
