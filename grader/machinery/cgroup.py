@@ -37,11 +37,12 @@ from pathlib import Path
 
 MEMORY_MOST = 2 << 30  # bytes every script process of a run may hold at once, tmpfs pages included
 TASKS_MOST = 2048  # processes and threads at once (the identity's RLIMIT_NPROC is 512)
-# The scripts' CPU weight as a whole, where contended: as much as two busy processes of the
+# The scripts' CPU weight as a whole, where contended: as much as eight busy processes of the
 # machine's (the kernel's default weight is 1024, cgroup v2's cpu.weight 100). A grade's own
-# scripts are mostly one or two processes at a time; 120 busy loops weigh the same as two.
-CPU_SHARES = 2048
-CPU_WEIGHT = 200
+# scripts run a few processes at once (a dozen scenes, most of them waiting), so against the
+# grader and the broker they weigh about as before; 120 busy loops weigh the same as eight.
+CPU_SHARES = 8192
+CPU_WEIGHT = 800
 PREFIX = "lab-grader-"
 # How long killed members may take to leave their group: a process leaves when it has exited
 # (under cgroup v1 before it is reaped), which a process in an uninterruptible sleep, or one
