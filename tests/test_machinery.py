@@ -41,6 +41,7 @@ from grader.machinery import inotify as inotify_module
 from grader.machinery.inotify import Touches, Watcher, travel
 from grader.machinery.interrupts import Interrupts
 from grader.machinery.nodes import stop_node
+from grader.machinery.relay import FREE
 from grader.machinery.rundir import BOUNDED, BOX_SCRATCH, RunDir
 from grader.machinery.runner import OUTPUT_LIMIT, Leftover, OwnProcess
 from grader.machinery.sandbox import ALONE, REAPER, RELAY_MOST, RUN_BROKER_MOST, TMP_SIZE, Box, carrying
@@ -769,7 +770,8 @@ def test_the_boxes_of_a_run_share_one_budget_of_broker_connections(
     """Red team 31: each box of an mq grade (a dozen and more at once) could hold RELAY_MOST
     connections to the broker, together more than the node a class shares takes (512), and
     classmates' grades waited on it. All the boxes of a run carry at most RUN_BROKER_MOST to
-    the broker at once: one box holding most of them leaves the next the rest."""
+    the broker at once beyond FREE each: one box holding most of them leaves the next its FREE
+    and the rest (a scene's own scripts always reach the broker)."""
     listener = socket.create_server(("127.0.0.1", 0))
     seen: list[socket.socket] = []
 
@@ -793,7 +795,7 @@ def test_the_boxes_of_a_run_share_one_budget_of_broker_connections(
         ):
             release = first.scratch_dir() / "release"
             holder = first.start(
-                [first.python, "-c", _HOLDER, f"{port}x{RUN_BROKER_MOST - 10}", str(release)],
+                [first.python, "-c", _HOLDER, f"{port}x{FREE + RUN_BROKER_MOST - 10}", str(release)],
                 cwd=first.scratch_dir(),
             )
             wait_until(lambda: holder.stdout_so_far().strip() != "", "the first box holds its connections")
@@ -804,8 +806,8 @@ def test_the_boxes_of_a_run_share_one_budget_of_broker_connections(
     finally:
         grading.close()
         listener.close()
-    assert held.stdout.strip() == str(RUN_BROKER_MOST - 10), held.describe()
-    assert after.stdout.split() == ["10"], after.describe()
+    assert held.stdout.strip() == str(FREE + RUN_BROKER_MOST - 10), held.describe()
+    assert after.stdout.split() == [str(FREE + 10)], after.describe()
 
 
 # working copies ------------------------------------------------------------------------------------

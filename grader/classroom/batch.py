@@ -72,7 +72,7 @@ from grader.labs import CATALOGUE
 from grader.machinery.admission import MEMORY, Admission, available_memory
 from grader.machinery.broker import CONNECTION_MAX, Broker
 from grader.machinery.rundir import recover
-from grader.machinery.sandbox import RUN_BROKER_MOST
+from grader.machinery.sandbox import GRADE_BROKER_MOST
 from grader.machinery.snapshot import tree_digest
 from grader.machinery.treecopy import remove_tree
 from grader.machinery.watchdog import Watchdog
@@ -142,9 +142,9 @@ GRADERS_ROOM = 64  # of the class node's connections, for the graders' own
 
 
 def node_jobs() -> int:
-    """Grades the class's node carries at once: each run's scripts may hold RUN_BROKER_MOST of
+    """Grades the class's node carries at once: each run's scripts may hold GRADE_BROKER_MOST of
     its CONNECTION_MAX connections (sandbox.py), and the graders' own need room beside them."""
-    return max(1, (CONNECTION_MAX - GRADERS_ROOM) // RUN_BROKER_MOST)
+    return max(1, (CONNECTION_MAX - GRADERS_ROOM) // GRADE_BROKER_MOST)
 
 
 @dataclass(frozen=True)

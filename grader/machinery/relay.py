@@ -9,10 +9,11 @@ script opens to one of them is carried by the grader to 127.0.0.1 of the machine
 classmate's, in a batch on a shared node). A port nobody listens on outside is refused inside
 too: the inner connection is reset, and a port not carried at all refuses as any closed port.
 A port may also be read as it is carried (``taps``: the broker's, by amqptap.py), each piece
-before it is passed on. And the connections to some ports may count against a budget all the
-boxes of a run share (``budget``: the broker's, RUN_BROKER_MOST in sandbox.py): a box's own bound
-times the boxes of one grade (a dozen and more at once) once held more connections than the node
-a class shares takes, and the classmates' grades waited (red team 31).
+before it is passed on. And a box's connections to one port beyond its first FREE may count
+against a budget all the boxes of a run share (``budget``: the broker's, RUN_BROKER_MOST in
+sandbox.py): a box's own bound times the boxes of one grade (a dozen and more at once) once held
+more connections than the node a class shares takes, and the classmates' grades waited (red
+team 31); the FREE ones let every scene reach the broker whatever another scene holds.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from grader.machinery.amqptap import AmqpLog, Cut
 CLONE_NEWNET = 0x40000000
 CHUNK = 1 << 16
 CONNECT_WAIT = 10.0  # for the machine's side of a carried connection (a loaded node accepts late)
+FREE = 2  # connections to a budget's port each box has beyond the budget (a scene needs one or two)
 _libc = ctypes.CDLL(None, use_errno=True)
 
 
@@ -117,6 +119,7 @@ class Relay:
         self._taps = dict(taps or {})
         self._lock = threading.Lock()
         self._carried = 0  # connections being carried now
+        self._budgeted = 0  # ... of them to the budget's port
         self._sockets: set[socket.socket] = set()  # both ends of each, to cut on close
         self._closed = False
         self._listeners = _listeners_in(netns, sorted(set(ports)))
@@ -131,22 +134,34 @@ class Relay:
             except OSError:
                 return  # closed
             with self._lock:
-                taken = not self._closed and self._carried < self.most and self._spend(port)
+                charged = self._charged(port)
+                taken = not self._closed and self._carried < self.most and (not charged or self._spend())
                 if taken:
                     self._carried += 1
+                    self._budgeted += port == self._budget_port
                     self._sockets.add(inner)
             if taken:
                 threading.Thread(
-                    target=self._carry, args=(inner, port), name="relay-carry", daemon=True
+                    target=self._carry, args=(inner, port, charged), name="relay-carry", daemon=True
                 ).start()
             else:
                 _reset(inner)
 
-    def _spend(self, port: int) -> bool:
-        """A connection to ``port`` taken out of the budget (True when it does not count)."""
-        return self._budget is None or port != self._budget[1] or self._budget[0].take()
+    @property
+    def _budget_port(self) -> int | None:
+        return None if self._budget is None else self._budget[1]
 
-    def _carry(self, inner: socket.socket, port: int) -> None:
+    def _charged(self, port: int) -> bool:
+        """A new connection to ``port`` counts against the run's budget: one to its port beyond
+        the FREE this box always has (a scene's own scripts reach the broker whatever another
+        scene of the grade holds). Called with the lock held."""
+        return port == self._budget_port and self._budgeted >= FREE
+
+    def _spend(self) -> bool:
+        assert self._budget is not None
+        return self._budget[0].take()
+
+    def _carry(self, inner: socket.socket, port: int, charged: bool) -> None:
         outer: socket.socket | None = None
         carried = False
         try:
@@ -177,7 +192,8 @@ class Relay:
         finally:
             with self._lock:
                 self._carried -= 1
-                if self._budget is not None and port == self._budget[1]:
+                self._budgeted -= port == self._budget_port
+                if charged and self._budget is not None:
                     self._budget[0].give()
                 self._sockets.discard(inner)
                 if outer is not None:

@@ -39,7 +39,7 @@ from grader.machinery import children, proctable
 from grader.machinery.amqptap import AmqpLog
 from grader.machinery.cgroup import Cgroup
 from grader.machinery.environ import environment
-from grader.machinery.relay import Budget, Relay
+from grader.machinery.relay import FREE, Budget, Relay
 
 NAMESPACE, NONE = "namespace", "none"
 BOXED = Path(__file__).with_name("boxed")  # what runs inside a box: shown there at BOXED_VIEW
@@ -95,11 +95,13 @@ class Network:
 SHARED = Network(shared=True)  # the machine's network, as any process of it has
 ALONE = Network()  # a network of their own, nothing carried: scripts that need none
 RELAY_MOST = 64  # connections a box's scripts may have carried at once (a scene's vhost takes 64)
-# Connections to the broker all the boxes of one run may have carried at once: a grade's dozen
-# and more boxes at RELAY_MOST each once held more than the node a class shares takes
-# (CONNECTION_MAX, 512), and classmates' grades waited on it (red team 31). A grade's scenes
-# need one or two each.
+# Connections to the broker all the boxes of one run may have carried at once beyond each box's
+# first relay.FREE: a grade's dozen and more boxes at RELAY_MOST each once held more than the
+# node a class shares takes (CONNECTION_MAX, 512), and classmates' grades waited on it (red
+# team 31). A grade's scenes need one or two each, which the FREE ones are.
 RUN_BROKER_MOST = 48
+MQ_BOXES = 20  # boxes of one mq grade at once, at most: one a scenario
+GRADE_BROKER_MOST = RUN_BROKER_MOST + FREE * MQ_BOXES  # what one grade's scripts may hold at once
 
 
 def carrying(*ports: int, amqp: int | None = None) -> Network:
