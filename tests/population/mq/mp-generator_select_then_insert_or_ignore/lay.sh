@@ -1,0 +1,8 @@
+set -e
+mkdir -p /root/eaimw/mq
+rabbitmqctl -n rabbit@localhost status > /root/eaimw/mq/status.txt
+grep -i "memory high watermark" /root/eaimw/mq/status.txt
+cp "$SUBMISSION/topology.py" "$SUBMISSION/publish.py" "$SUBMISSION/consumer.py" /root/eaimw/mq/
+cd /root/eaimw/mq
+python3 topology.py
+python3 topology.py
