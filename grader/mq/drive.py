@@ -222,15 +222,16 @@ def _marker(lab: MqLab, scene: Scene) -> Claim:
     POSTed what the barrier was meant to wait for."""
     assert scene.partner is not None
     scene.barriers += 1
-    return claims(lab, f"marker:{scene.vhost.name}:{scene.barriers}", good=1)[0]
+    return _marker_of(lab, scene, scene.barriers)
+
+
+def _marker_of(lab: MqLab, scene: Scene, number: int) -> Claim:
+    return claims(lab, f"marker:{scene.vhost.name}:{number}", good=1)[0]
 
 
 def _markers(scene: Scene) -> list[Claim]:
     """Every barrier's claim published in ``scene`` so far (made again from their names)."""
-    return [
-        claims(scene.lab, f"marker:{scene.vhost.name}:{number}", good=1)[0]
-        for number in range(1, scene.barriers + 1)
-    ]
+    return [_marker_of(scene.lab, scene, number) for number in range(1, scene.barriers + 1)]
 
 
 def _through(scene: Scene, process: Process, marker: Claim) -> bool:

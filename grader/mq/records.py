@@ -189,9 +189,9 @@ class KilledAtItsAck:
     consumer on the same EAI_MQ_DB."""
 
     claim: Claim
-    carried: bool  # its connection went through the grader (not in host mode, say)
     killed: bool  # stopped and killed at its ack of the claim, which never reached the broker
-    first: RunResult
+    # that consumer; None when its connection was not carried by the grader (host mode, say):
+    # no ack to stop at, nothing run, nothing judged
+    first: RunResult | None
     calls_before: int  # POSTs of the claim before the kill
-    came_back: bool  # the claim was back in claim.in, unacked by nobody, after the kill
-    restart: ConsumerRun | None  # the new consumer (none when nothing was there to judge)
+    restart: ConsumerRun | None  # the new consumer, once the claim was back in claim.in (else none)

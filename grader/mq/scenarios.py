@@ -11,6 +11,7 @@ import dataclasses
 import signal
 import socket
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -849,35 +850,34 @@ def killed_at_its_ack(lab: MqLab) -> KilledAtItsAck | Missing:
     with lab.scene("killed_at_ack") as scene:
         partner, log = scene.partner, scene.box.amqp
         assert partner is not None
+        if log is None:  # not carried: no ack to stop at, nothing run
+            return KilledAtItsAck(claim, killed=False, first=None, calls_before=0, restart=None)
         scene.declare()
         process = scene.consumer(STOPPED_RUN)
-        killed: list[bool] = []
+        killed = threading.Event()
 
         def at_its_ack() -> bool:
             process.freeze()  # nothing it does after its ack happens
             process.signal(signal.SIGKILL)
-            killed.append(True)
+            killed.set()
             return True  # and the ack never reaches the broker
 
-        if log is not None:
-            log.stop_at_ack(claim.guid, at_its_ack)
+        log.stop_at_ack(claim.guid, at_its_ack)
         amqp.publish(scene.url, claim)
-        if log is not None:  # bounded only for one that never acks it
-            wait_for(lambda: bool(killed) or not process.running(), drive.TAKE_WAIT)
-        first = process.wait(AFTER_KILL) if killed else process.kill()
-        if log is not None:
-            log.stop_at_ack(claim.guid, None)
+        # bounded only for one that never acks it
+        wait_for(lambda: killed.is_set() or not process.running(), drive.TAKE_WAIT)
+        first = process.wait(AFTER_KILL) if killed.is_set() else process.kill()
+        log.stop_at_ack(claim.guid, None)
         calls_before = partner.calls(claim.guid)
-        back = _released(drive.watch(scene)) if killed else None
-        came_back = back is not None and back.in_claim > 0
-        # Back at the head of claim.in: handled before the barrier's claim, behind it.
-        restart = drive.consume_until_decided(lab, scene, [], then_barrier=True) if came_back else None
+        back = _released(drive.watch(scene)) if killed.is_set() else None
+        restart = None
+        if back is not None and back.in_claim > 0:
+            # Back at the head of claim.in: handled before the barrier's claim, behind it.
+            restart = drive.consume_until_decided(lab, scene, [], then_barrier=True)
         return KilledAtItsAck(
             claim=claim,
-            carried=log is not None,
-            killed=bool(killed),
+            killed=killed.is_set(),
             first=first,
             calls_before=calls_before,
-            came_back=came_back,
             restart=restart,
         )

@@ -151,7 +151,7 @@ def _between_record_and_ack(req: Check, seen: KilledAtItsAck) -> None:
     and the claim came back (one an auto-ack consumer loses is M4.3's and M4.4's)."""
     __tracebackhide__ = True
     edge = edges.KILLED_AT_ITS_ACK
-    if not seen.carried:
+    if seen.first is None:  # not carried
         return
     req.expect(
         seen.killed,
